@@ -1,0 +1,34 @@
+# tianti: `make test` and `make play` set everything up themselves.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.tianti-installed
+
+.PHONY: test play build bench annotate clean
+
+$(STAMP): pyproject.toml setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "setuptools>=68" wheel "Cython>=3.0"
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[test]'
+	touch $(STAMP)
+
+# Rebuilds only the extensions whose sources changed.
+build: $(STAMP)
+	$(PY) setup.py --quiet build_ext --inplace
+
+test: build
+	$(PY) -m pytest
+
+play: build
+	$(VENV)/bin/tianti watch dragon --players 4
+
+bench: build
+	$(PY) -m pytest benchmarks --benchmark-only
+
+annotate: $(STAMP)
+	TIANTI_ANNOTATE=1 $(PY) setup.py --quiet build_ext --inplace --force
+
+clean:
+	rm -rf build $(VENV) *.egg-info
+	find engine ai ladder \( -name '*.so' -o -name '*.c' -o -name '*.html' \) -delete

@@ -1,0 +1,74 @@
+# The C-level game interface: what the search (ai/search) and the compiled playout loops call.
+#
+# Every game fills one `GameDef` with pointers to its `nogil` rule functions. A game state is an
+# opaque, fixed-size block of plain C data (`state_size` bytes, no pointers to the heap), so a
+# state is copied with `copy_state` (a memcpy) into any buffer of that size the caller owns.
+# None of these functions allocate, raise, take the GIL or touch Python objects; all are safe to
+# call from several threads on distinct states at once.
+#
+# Contract, for every function taking a state `s`:
+# - `s` was made by the game's own initialiser (Python `Game.new_initial_state`) or `reset`, or is
+#   a copy of such a state, or a state reached from one by `apply_action` / `determinize`.
+# - The options (player count, expansions, ...) live inside the state: one GameDef serves every
+#   option set of its game.
+# - Chance (shuffles, draws) is resolved inside `apply_action`/`reset` by the RNG stored in the
+#   state: a state and an action determine the next state exactly.
+
+from libc.stdint cimport uint64_t
+from engine.core.rng cimport Rng
+
+# `current_player` returns this once the game is over.
+cdef enum:
+    TERMINAL_PLAYER = -4
+    # Upper bound on any game's player count, for callers' fixed buffers.
+    MAX_GAME_PLAYERS = 5
+
+
+ctypedef struct GameDef:
+    const char* name                # registry name ("dragon", "mount-tai")
+    size_t state_size               # bytes of one state; buffers passed below hold this much
+    int num_distinct_actions        # every action id is in [0, num_distinct_actions)
+    int max_legal_actions           # no state has more legal actions: size of an `out` buffer
+
+    # The number of seats (2..MAX_GAME_PLAYERS) of this state's game.
+    int (*num_players)(const void* s) noexcept nogil
+
+    # The seat to decide now, or TERMINAL_PLAYER when the game is over. Every decision of the game
+    # belongs to a seat: chance is never a player.
+    int (*current_player)(const void* s) noexcept nogil
+
+    # Writes the legal actions, sorted ascending and without repeats, into `out` (room for
+    # `max_legal_actions`) and returns their count: >= 1 unless the game is over (then 0).
+    int (*legal_actions)(const void* s, int* out) noexcept nogil
+
+    # Plays `action`, which the caller guarantees is one of `legal_actions(s)` (the compiled
+    # functions do not re-check: the Python `State` does). Runs every automatic step (events,
+    # scoring, the next deal) until the next decision or the end.
+    void (*apply_action)(void* s, int action) noexcept nogil
+
+    # Copies the whole state `src` into `dst` (state_size bytes; the two must not overlap).
+    void (*copy_state)(const void* src, void* dst) noexcept nogil
+
+    # Turns `s` in place into a determinization from `player`'s point of view: everything that
+    # player has seen stays as it is; every hidden or not-yet-drawn thing (face-down piles, future
+    # shuffles, the state's RNG) is drawn afresh from `rng` consistently with what the player
+    # knows. Calling it with the same state, player and rng state gives the same result.
+    void (*determinize)(void* s, int player, Rng* rng) noexcept nogil
+
+    # Re-initialises `s` as a new game with the options already stored in it and chance seeded by
+    # `seed` (the same result as the Python `Game.new_initial_state(seed)` with those options).
+    void (*reset)(void* s, uint64_t seed) noexcept nogil
+
+    # True once the game is over.
+    bint (*is_terminal)(const void* s) noexcept nogil
+
+    # Final outcome per seat into `out[num_players]`: 1 for the winner, 0 for the others, the point
+    # shared equally among seats tied after the game's tie-break. Only meaningful when terminal.
+    void (*returns)(const void* s, double* out) noexcept nogil
+
+    # Current victory points per seat into `out[num_players]` (final totals once terminal).
+    void (*scores)(const void* s, double* out) noexcept nogil
+
+    # Finishing position per seat into `out[num_players]`: 0 = first; seats still tied after the
+    # game's tie-break share the better position. Reflects the current scores when not terminal.
+    void (*ranks)(const void* s, int* out) noexcept nogil

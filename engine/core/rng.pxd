@@ -1,0 +1,35 @@
+# The random number generator every engine and the search share.
+#
+# SplitMix64 (Steele, Lea & Flood 2014): one 64-bit word of state, so a state struct that embeds it
+# stays a plain memcpy-able block, and seeding from any 64-bit value gives a good stream.
+# All functions are inline, nogil and never fail.
+
+from libc.stdint cimport uint64_t, uint32_t
+
+ctypedef struct Rng:
+    uint64_t state      # the whole generator; copying the struct forks the stream
+
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    """Start the stream at `seed` (any value, 0 included)."""
+    r.state = seed
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    """The next 64 uniformly random bits."""
+    cdef uint64_t z
+    r.state += <uint64_t>0x9E3779B97F4A7C15ULL
+    z = r.state
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift, bias < 2**-32)."""
+    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline double rng_uniform(Rng* r) noexcept nogil:
+    """A uniform double in [0, 1)."""
+    return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)

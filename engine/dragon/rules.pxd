@@ -1,0 +1,25 @@
+# In the Year of the Dragon: the compiled rules (nogil functions over DragonStruct).
+#
+# All functions assume a state built by `dragon_init` (or a copy of one) and never allocate,
+# raise or take the GIL. `dragon_apply` requires a legal action (one `dragon_legal` lists); the
+# Python `DragonStruct` checks that before calling it.
+
+from libc.stdint cimport uint64_t
+from engine.core.interface cimport GameDef
+from engine.dragon.state cimport DragonStruct, DragonOptions
+
+# A new game with options `o`, chance seeded by `seed`: setup done, the first draft pick is due.
+cdef void dragon_init(DragonStruct* s, const DragonOptions* o, uint64_t seed) noexcept nogil
+
+# Legal actions of the player to move, ascending, into `out` (room for MAX_LEGAL); returns the
+# count, 0 once the game is over.
+cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil
+
+# Plays a legal `action` and every automatic step after it, up to the next decision.
+cdef void dragon_apply(DragonStruct* s, int action) noexcept nogil
+
+# Seats in person-track order (the player acting first first) into `out`; returns the count.
+cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil
+
+# The C-level interface of this game (engine/core/interface.pxd), a static table.
+cdef const GameDef* dragon_gamedef() noexcept nogil

@@ -1,0 +1,1129 @@
+# cython: language_level=3
+"""In the Year of the Dragon: the rules as nogil C functions over one DragonStruct struct.
+
+The game is a sequence of decisions (see the PH_* phases in state.pxd); everything between two
+decisions (events, decay, scoring, the next month's deal) runs inside `dragon_apply`. Printed
+values come from `data.py`, copied into the C tables below when this module is imported.
+"""
+
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint64_t
+from libc.string cimport memset, memcpy
+
+from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below
+from engine.core.interface cimport GameDef, TERMINAL_PLAYER
+from engine.dragon.state cimport *
+
+from engine.dragon import data as _data
+
+# ---------------------------------------------------------------------------------------------
+# Tables, filled from data.py at import.
+
+cdef uint8_t TYPE_KIND[N_TYPES]
+cdef uint8_t TYPE_SYM[N_TYPES]
+cdef uint8_t TYPE_VALUE[N_TYPES]
+cdef uint8_t PAIR_A[N_PAIRS]
+cdef uint8_t PAIR_B[N_PAIRS]
+cdef uint8_t CARD_BASE[N_CARDS_MAX]
+cdef int8_t CARD_SYM_KIND[N_CARDS_MAX]
+cdef uint8_t GROUP_SIZE[MAX_PLAYERS + 1][2][MAX_PLAYERS]
+cdef uint8_t START_DISPLAY[MAX_PLAYERS + 1][N_TYPES]
+cdef uint8_t EVENT_TILES[N_MONTHS - 2]
+cdef int START_YUAN, START_FLOORS, N_START_PALACES, WILDCARDS
+cdef int FEE, TOPUP_TO, PRIV_SMALL_COST, TRIBUTE, CONTAGION, FESTIVAL_FIRST, FESTIVAL_SECOND
+cdef int WALL_STEPS, WALL_YUAN, WALL_VP, QUAKE_FLOORS, TORNADO_CARDS, SUPER_MONTH
+cdef int VP_PER_PERSON, SALE_PRICE, YUAN_PER_VP
+
+
+def _load_tables() -> None:
+    """Copy data.py into the C tables (and check it matches the enums of state.pxd)."""
+    global START_YUAN, START_FLOORS, N_START_PALACES, WILDCARDS, FEE, TOPUP_TO, PRIV_SMALL_COST
+    global TRIBUTE, CONTAGION, FESTIVAL_FIRST, FESTIVAL_SECOND, WALL_STEPS, WALL_YUAN, WALL_VP
+    global QUAKE_FLOORS, TORNADO_CARDS, SUPER_MONTH, VP_PER_PERSON, SALE_PRICE, YUAN_PER_VP
+    d = _data
+    assert len(d.KINDS) == N_KINDS and len(d.TYPES) == N_TYPES
+    assert len(d.DRAFT_PAIRS) == N_PAIRS and len(d.CARDS) == N_CARDS_MAX
+    assert len(d.WALL_BONUSES) == N_WALL_BONUSES and len(d.SUPER_EVENTS) == N_SUPER_EVENTS
+    assert len(d.SCORE_SOURCES) == N_SOURCES and len(d.EVENT_TILES_AFTER_PEACE) == N_MONTHS - 2
+    for i, t in enumerate(d.TYPES):
+        TYPE_KIND[i] = t.kind
+        TYPE_SYM[i] = t.symbols
+        TYPE_VALUE[i] = t.value
+        # The type numbering of state.pxd: young kind k = k, old kind k = k + 6.
+        assert i == (t.kind + 6 if t.old else t.kind)
+    for i, (a, b) in enumerate(d.DRAFT_PAIRS):
+        PAIR_A[i] = a
+        PAIR_B[i] = b
+    for i, (name, base) in enumerate(d.CARDS):
+        CARD_BASE[i] = base
+        CARD_SYM_KIND[i] = -1 if d.CARD_KIND[i] is None else d.CARD_KIND[i]
+    for n in range(2, MAX_PLAYERS + 1):
+        for w in range(2):
+            sizes = d.GROUP_SIZES[n][w]
+            assert len(sizes) == n and sum(sizes) == 7 + w
+            for g in range(MAX_PLAYERS):
+                GROUP_SIZE[n][w][g] = sizes[g] if g < n else 0
+        for i, c in enumerate(d.tiles_per_type(n)):
+            START_DISPLAY[n][i] = c
+    for i, e in enumerate(d.EVENT_TILES_AFTER_PEACE):
+        EVENT_TILES[i] = e
+    START_YUAN = d.START_YUAN
+    N_START_PALACES = len(d.START_PALACES)
+    START_FLOORS = d.START_PALACES[0]
+    WILDCARDS = d.WILDCARDS
+    FEE = d.FEE_OCCUPIED_GROUP
+    TOPUP_TO = d.TOPUP_TO
+    PRIV_SMALL_COST = d.PRIVILEGE_SMALL_COST
+    TRIBUTE = d.TRIBUTE_YUAN
+    CONTAGION = d.CONTAGION_RELEASES
+    FESTIVAL_FIRST, FESTIVAL_SECOND = d.FESTIVAL_VP
+    WALL_STEPS = d.WALL_BONUS_STEPS
+    WALL_YUAN = d.WALL_BONUS_YUAN
+    WALL_VP = d.WALL_BONUS_VP
+    QUAKE_FLOORS = d.EARTHQUAKE_FLOORS
+    TORNADO_CARDS = d.TORNADO_CARDS
+    SUPER_MONTH = d.SUPER_EVENT_MONTH - 1
+    VP_PER_PERSON = d.FINAL_VP_PER_PERSON
+    SALE_PRICE = d.FINAL_SALE_PRICE
+    YUAN_PER_VP = d.FINAL_YUAN_PER_VP
+
+
+_load_tables()
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers on one player.
+
+cdef inline int pal_floors(const DragonPlayer* pl, int p) noexcept nogil:
+    return pl.palace[p] & 3
+
+
+cdef inline int pal_persons(const DragonPlayer* pl, int p) noexcept nogil:
+    return pl.palace[p] >> 2
+
+
+cdef inline int popcount16(unsigned int x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline int cards_in_hand(const DragonPlayer* pl) noexcept nogil:
+    return popcount16(pl.hand) + pl.wild
+
+
+cdef inline void add_vp(DragonPlayer* pl, int source, int vp) noexcept nogil:
+    pl.vp[source] += vp
+    pl.score += vp
+
+
+cdef void person_add(DragonPlayer* pl, int palace, int ptype) noexcept nogil:
+    """Put a person of `ptype` into `palace` (which has room), keeping keys ascending."""
+    cdef uint16_t key = <uint16_t>(palace * N_TYPES + ptype)
+    cdef int i = pl.n_persons
+    while i > 0 and pl.person[i - 1] > key:
+        pl.person[i] = pl.person[i - 1]
+        i -= 1
+    pl.person[i] = key
+    pl.n_persons += 1
+    pl.palace[palace] += 4
+    pl.sym[TYPE_KIND[ptype]] += TYPE_SYM[ptype]
+
+
+cdef void person_remove_key(DragonPlayer* pl, int key) noexcept nogil:
+    """Release the (first) person with `key`; the key must be present."""
+    cdef int i = 0, n = pl.n_persons, ptype = key % N_TYPES
+    while i < n and pl.person[i] != key:
+        i += 1
+    if i == n:
+        return
+    while i < n - 1:
+        pl.person[i] = pl.person[i + 1]
+        i += 1
+    pl.n_persons -= 1
+    pl.palace[key // N_TYPES] -= 4
+    pl.sym[TYPE_KIND[ptype]] -= TYPE_SYM[ptype]
+
+
+cdef void palace_remove(DragonPlayer* pl, int p) noexcept nogil:
+    """Remove the empty palace `p`; later palaces move down one index (keys stay ascending)."""
+    cdef int j
+    for j in range(p, pl.n_palaces - 1):
+        pl.palace[j] = pl.palace[j + 1]
+    pl.n_palaces -= 1
+    pl.palace[pl.n_palaces] = 0
+    for j in range(pl.n_persons):
+        if pl.person[j] // N_TYPES > p:
+            pl.person[j] -= N_TYPES
+
+
+cdef inline int inhabited_palaces(const DragonPlayer* pl) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(pl.n_palaces):
+        if pal_persons(pl, p) > 0:
+            n += 1
+    return n
+
+
+cdef inline int total_floors(const DragonPlayer* pl) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(pl.n_palaces):
+        n += pal_floors(pl, p)
+    return n
+
+
+cdef int monk_points(const DragonPlayer* pl) noexcept nogil:
+    """Buddhas x floors of the monk's palace, summed over the player's monks."""
+    cdef int i, key, ptype, vp = 0
+    for i in range(pl.n_persons):
+        key = pl.person[i]
+        ptype = key % N_TYPES
+        if TYPE_KIND[ptype] == KIND_MONK:
+            vp += TYPE_SYM[ptype] * pal_floors(pl, key // N_TYPES)
+    return vp
+
+
+# ---------------------------------------------------------------------------------------------
+# The person track.
+
+cdef void move_marker(DragonStruct* s, int seat, int steps) noexcept nogil:
+    """Advance a marker; arriving on an occupied space puts it on top of the stack."""
+    if steps <= 0:
+        return
+    s.p[seat].track += steps
+    s.stamp_counter += 1
+    s.p[seat].stamp = s.stamp_counter
+
+
+cdef inline bint ahead(const DragonStruct* s, int a, int b) noexcept nogil:
+    """Seat a acts before seat b: further along the track, or on top of the same stack."""
+    if s.p[a].track != s.p[b].track:
+        return s.p[a].track > s.p[b].track
+    return s.p[a].stamp > s.p[b].stamp
+
+
+cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil:
+    cdef int n = s.opt.n_players, i, j, x
+    for i in range(n):
+        x = i
+        j = i
+        while j > 0 and ahead(s, x, out[j - 1]):
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = x
+    return n
+
+
+cdef void compute_order(DragonStruct* s) noexcept nogil:
+    cdef int tmp[MAX_PLAYERS]
+    cdef int i, n = dragon_track_order(s, tmp)
+    for i in range(n):
+        s.order[i] = <uint8_t>tmp[i]
+
+# ---------------------------------------------------------------------------------------------
+# Setup.
+
+cdef void shuffle_u8(Rng* rng, uint8_t* a, int n) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    i = n - 1
+    while i > 0:
+        j = rng_below(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+
+
+cdef void lay_event_row(DragonStruct* s) noexcept nogil:
+    """Two Peace tiles, then the ten others drawn one by one left to right; a tile identical to a
+    neighbour slides to the next free space (the whole draw is redone if one fits nowhere)."""
+    cdef uint8_t tiles[N_MONTHS - 2]
+    cdef int i, slot, t
+    cdef bint placed, ok = False
+    s.events[0] = EV_PEACE
+    s.events[1] = EV_PEACE
+    while not ok:
+        memcpy(tiles, EVENT_TILES, sizeof(tiles))
+        shuffle_u8(&s.rng, tiles, N_MONTHS - 2)
+        for slot in range(2, N_MONTHS):
+            s.events[slot] = NONE8
+        ok = True
+        for i in range(N_MONTHS - 2):
+            t = tiles[i]
+            placed = False
+            for slot in range(2, N_MONTHS):
+                if s.events[slot] != NONE8 or s.events[slot - 1] == t:
+                    continue
+                if slot + 1 < N_MONTHS and s.events[slot + 1] == t:
+                    continue
+                s.events[slot] = <uint8_t>t
+                placed = True
+                break
+            if not placed:
+                ok = False
+                break
+
+
+cdef void dragon_init(DragonStruct* s, const DragonOptions* o, uint64_t seed) noexcept nogil:
+    cdef int i, j, n = o.n_players
+    cdef DragonPlayer* pl
+    memset(s, 0, sizeof(DragonStruct))
+    s.opt = o[0]
+    rng_seed(&s.rng, seed)
+    for i in range(n):
+        pl = &s.p[i]
+        pl.yuan = START_YUAN
+        pl.hand = (1 << N_KINDS) - 1
+        pl.wild = WILDCARDS
+        pl.wall_unused = ((1 << N_WALL_BONUSES) - 1) if o.great_wall else 0
+        pl.n_palaces = N_START_PALACES
+        for j in range(N_START_PALACES):
+            pl.palace[j] = START_FLOORS
+        # All markers start on space 0, the oldest (seat 0) on top.
+        pl.stamp = n - i
+    s.stamp_counter = n
+    for i in range(N_TYPES):
+        s.display[i] = START_DISPLAY[n][i]
+    lay_event_row(s)
+    s.n_cards = 8 if o.great_wall else 7
+    s.n_groups = n
+    s.super_event = NO_SUPER_EVENT
+    if o.super_events:
+        if o.super_event_choice < N_SUPER_EVENTS:
+            s.super_event = o.super_event_choice
+        else:
+            s.super_event = <uint8_t>rng_below(&s.rng, N_SUPER_EVENTS)
+    s.release_palace = NONE8
+    s.phase = PH_DRAFT
+    s.cur = 0
+
+# ---------------------------------------------------------------------------------------------
+# Rounds: the players take turns in person-track order, fixed when the round begins.
+
+
+
+cdef bint begin_turn(DragonStruct* s, int seat) noexcept nogil:
+    """Whether `seat` has a decision in the current round's phase (and set it up)."""
+    cdef DragonPlayer* pl = &s.p[seat]
+    cdef int k, ph = s.phase
+    if ph == PH_ACTION:
+        return True
+    if ph == PH_PERSON:
+        return pl.hand != 0 or pl.wild > 0
+    if ph == PH_RELEASE:
+        if s.need[seat] > pl.n_persons:
+            s.need[seat] = pl.n_persons
+        s.last_choice = -1
+        return s.need[seat] > 0
+    if ph == PH_QUAKE:
+        s.todo = <uint8_t>min(QUAKE_FLOORS, total_floors(pl))
+        s.release_palace = NONE8
+        return s.todo > 0
+    if ph == PH_FLOOD:
+        s.todo = <uint8_t>((pl.yuan + pl.rice + pl.fireworks) // 2)
+        s.last_choice = 0
+        return s.todo > 0
+    if ph == PH_TORNADO:
+        s.todo = <uint8_t>min(TORNADO_CARDS, cards_in_hand(pl))
+        s.last_choice = 0
+        return s.todo > 0
+    if ph == PH_SUNRISE:
+        for k in range(N_KINDS):
+            if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
+                return True
+        return False
+    if ph == PH_CONTRACT:
+        return pl.n_persons > 0
+    return False
+
+
+cdef bint seek_turn(DragonStruct* s) noexcept nogil:
+    """From order_pos on, find the next seat with a decision; False when the round is over."""
+    cdef int seat
+    while s.order_pos < s.opt.n_players:
+        seat = s.order[s.order_pos]
+        if begin_turn(s, seat):
+            s.cur = <uint8_t>seat
+            return True
+        s.order_pos += 1
+    return False
+
+
+cdef bint start_round(DragonStruct* s, int phase) noexcept nogil:
+    """Begin a round of `phase` in the current track order; False if nobody has a decision."""
+    compute_order(s)
+    s.phase = <uint8_t>phase
+    s.order_pos = 0
+    return seek_turn(s)
+
+
+cdef void round_done(DragonStruct* s) noexcept nogil:
+    if s.phase == PH_ACTION:
+        if s.month < N_MONTHS - 1 and start_round(s, PH_PERSON):
+            return
+        s.flow = FLOW_EVENT
+        s.event_pass = 0
+    elif s.phase == PH_PERSON:
+        s.flow = FLOW_EVENT
+        s.event_pass = 0
+    run_flow(s)
+
+
+cdef void next_turn(DragonStruct* s) noexcept nogil:
+    """The current seat's turn in this round is over: on to the next seat, or end the round."""
+    s.order_pos += 1
+    if not seek_turn(s):
+        round_done(s)
+
+
+cdef void finish_subturn(DragonStruct* s) noexcept nogil:
+    """A building / placing step is over: back to the round it interrupted."""
+    s.phase = s.resume
+    next_turn(s)
+
+# ---------------------------------------------------------------------------------------------
+# Months and their automatic steps.
+
+cdef void deal_cards(DragonStruct* s) noexcept nogil:
+    cdef uint8_t cards[N_CARDS_MAX]
+    cdef int i, g, j, idx = 0, n = s.opt.n_players
+    for i in range(s.n_cards):
+        cards[i] = <uint8_t>i
+    shuffle_u8(&s.rng, cards, s.n_cards)
+    for g in range(n):
+        for j in range(GROUP_SIZE[n][s.opt.great_wall][g]):
+            s.card_group[cards[idx]] = <uint8_t>g
+            idx += 1
+        s.group_dragons[g] = 0
+
+
+cdef void start_month(DragonStruct* s) noexcept nogil:
+    deal_cards(s)
+    start_round(s, PH_ACTION)
+
+
+cdef bint start_release_round(DragonStruct* s, int mode) noexcept nogil:
+    s.release_mode = <uint8_t>mode
+    return start_round(s, PH_RELEASE)
+
+
+cdef bint resolve_event(DragonStruct* s) noexcept nogil:
+    """Apply this month's event; True when a release round with decisions has begun."""
+    cdef int i, n = s.opt.n_players, ev = s.events[s.month], pay, inh, least, first, second, f
+    cdef DragonPlayer* pl
+    memset(s.need, 0, sizeof(s.need))
+    if ev == EV_TRIBUTE:
+        for i in range(n):
+            pl = &s.p[i]
+            pay = min(TRIBUTE, pl.yuan)
+            pl.yuan -= pay
+            s.need[i] = <uint8_t>(TRIBUTE - pay)
+        return start_release_round(s, REL_ANY)
+    if ev == EV_DROUGHT:
+        for i in range(n):
+            pl = &s.p[i]
+            inh = inhabited_palaces(pl)
+            if pl.rice >= inh:
+                pl.rice -= inh
+            else:
+                s.need[i] = <uint8_t>(inh - pl.rice)
+                pl.rice = 0
+        return start_release_round(s, REL_DROUGHT)
+    if ev == EV_CONTAGION:
+        for i in range(n):
+            s.need[i] = <uint8_t>max(0, CONTAGION - s.p[i].sym[KIND_HEALER])
+        return start_release_round(s, REL_ANY)
+    if ev == EV_MONGOL:
+        least = 1 << 30
+        for i in range(n):
+            pl = &s.p[i]
+            add_vp(pl, SRC_MONGOL, pl.sym[KIND_WARRIOR])
+            least = min(least, pl.sym[KIND_WARRIOR])
+        for i in range(n):
+            s.need[i] = 1 if s.p[i].sym[KIND_WARRIOR] == least else 0
+        return start_release_round(s, REL_ANY)
+    if ev == EV_FESTIVAL:
+        first = 0
+        second = 0
+        for i in range(n):
+            first = max(first, s.p[i].fireworks)
+        for i in range(n):
+            f = s.p[i].fireworks
+            if f < first and f > second:
+                second = f
+        for i in range(n):
+            pl = &s.p[i]
+            f = pl.fireworks
+            if f <= 0:
+                continue
+            if f == first:
+                add_vp(pl, SRC_FESTIVAL, FESTIVAL_FIRST)
+            elif f == second:
+                add_vp(pl, SRC_FESTIVAL, FESTIVAL_SECOND)
+            else:
+                continue
+            pl.fireworks -= (f + 1) // 2
+    return False
+
+
+cdef bint score_wall(DragonStruct* s, bint complete) noexcept nogil:
+    """Wall scoring: 1 VP per own section if `complete`, else the fewest builders release 1."""
+    cdef int i, n = s.opt.n_players, least = 1 << 30
+    memset(s.need, 0, sizeof(s.need))
+    if complete:
+        for i in range(n):
+            add_vp(&s.p[i], SRC_WALL, s.p[i].wall_built)
+        return False
+    for i in range(n):
+        least = min(least, s.p[i].wall_built)
+    for i in range(n):
+        s.need[i] = 1 if s.p[i].wall_built == least else 0
+    return start_release_round(s, REL_ANY)
+
+
+cdef void decay(DragonStruct* s) noexcept nogil:
+    cdef int i, p
+    cdef DragonPlayer* pl
+    for i in range(s.opt.n_players):
+        pl = &s.p[i]
+        p = pl.n_palaces - 1
+        while p >= 0:
+            if pal_persons(pl, p) == 0:
+                pl.palace[p] -= 1
+                if pal_floors(pl, p) == 0:
+                    palace_remove(pl, p)
+            p -= 1
+
+
+cdef void month_scoring(DragonStruct* s) noexcept nogil:
+    cdef int i
+    cdef DragonPlayer* pl
+    for i in range(s.opt.n_players):
+        pl = &s.p[i]
+        add_vp(pl, SRC_PALACES, pl.n_palaces)
+        add_vp(pl, SRC_COURT_LADIES, pl.sym[KIND_COURT_LADY])
+        add_vp(pl, SRC_PRIVILEGES, pl.priv_small + 2 * pl.priv_large)
+
+
+cdef void final_scoring(DragonStruct* s) noexcept nogil:
+    cdef int i
+    cdef DragonPlayer* pl
+    for i in range(s.opt.n_players):
+        pl = &s.p[i]
+        add_vp(pl, SRC_PERSONS, VP_PER_PERSON * pl.n_persons)
+        add_vp(pl, SRC_MONKS, monk_points(pl))
+        add_vp(pl, SRC_MONEY, (pl.yuan + SALE_PRICE * (pl.rice + pl.fireworks)) // YUAN_PER_VP)
+
+
+cdef void volcano(DragonStruct* s) noexcept nogil:
+    """Every marker to space 0, the stack keeping the current order (leader on top)."""
+    cdef int i, n = s.opt.n_players
+    compute_order(s)
+    for i in range(n):
+        s.p[s.order[i]].track = 0
+        s.p[s.order[i]].stamp = <uint16_t>(s.stamp_counter + n - i)
+    s.stamp_counter += n
+
+
+cdef bint super_event(DragonStruct* s) noexcept nogil:
+    """Month 7's super event; True when a round with decisions has begun (or the event repeats)."""
+    cdef int i, se = s.super_event
+    cdef DragonPlayer* pl
+    if se == SE_LANTERN:
+        for i in range(s.opt.n_players):
+            add_vp(&s.p[i], SRC_SUPER_EVENT, VP_PER_PERSON * s.p[i].n_persons)
+    elif se == SE_BUDDHA:
+        for i in range(s.opt.n_players):
+            add_vp(&s.p[i], SRC_SUPER_EVENT, monk_points(&s.p[i]))
+    elif se == SE_ASSASSINATION:
+        for i in range(s.opt.n_players):
+            s.p[i].priv_small = 0
+            s.p[i].priv_large = 0
+    elif se == SE_VOLCANO:
+        volcano(s)
+    elif se == SE_EARTHQUAKE:
+        return start_round(s, PH_QUAKE)
+    elif se == SE_FLOOD:
+        return start_round(s, PH_FLOOD)
+    elif se == SE_TORNADO:
+        return start_round(s, PH_TORNADO)
+    elif se == SE_SUNRISE:
+        s.sunrise_taken = 0
+        return start_round(s, PH_SUNRISE)
+    elif se == SE_CONTRACT:
+        return start_round(s, PH_CONTRACT)
+    return False
+
+
+cdef void run_flow(DragonStruct* s) noexcept nogil:
+    """Run the automatic month-end steps from s.flow until a decision is due or the game ends."""
+    while True:
+        if s.flow == FLOW_EVENT:
+            s.flow = FLOW_WALL_MONGOL
+            if resolve_event(s):
+                return
+        elif s.flow == FLOW_WALL_MONGOL:
+            s.flow = FLOW_SUPER
+            if s.opt.great_wall and s.events[s.month] == EV_MONGOL:
+                if score_wall(s, s.wall_len >= s.month + 1):
+                    return
+        elif s.flow == FLOW_SUPER:
+            s.flow = FLOW_DECAY
+            if s.month == SUPER_MONTH and s.super_event != NO_SUPER_EVENT:
+                if s.super_event == SE_ECLIPSE:
+                    if s.event_pass == 0:
+                        s.event_pass = 1
+                        s.flow = FLOW_EVENT
+                elif super_event(s):
+                    return
+        elif s.flow == FLOW_DECAY:
+            decay(s)
+            s.flow = FLOW_SCORE
+        elif s.flow == FLOW_SCORE:
+            month_scoring(s)
+            if s.month == N_MONTHS - 1:
+                s.flow = FLOW_WALL_FINAL
+            else:
+                s.month += 1
+                start_month(s)
+                return
+        elif s.flow == FLOW_WALL_FINAL:
+            s.flow = FLOW_FINAL
+            if s.opt.great_wall and score_wall(s, s.wall_len >= WALL_MAX):
+                return
+        else:
+            final_scoring(s)
+            s.phase = PH_OVER
+            return
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions.
+
+cdef inline int fee_for(const DragonStruct* s, int card) noexcept nogil:
+    return FEE if s.group_dragons[s.card_group[card]] > 0 else 0
+
+
+cdef int push_keys(const DragonPlayer* pl, int base, int min_key, int only_palace, int still,
+                   int* out, int n) noexcept nogil:
+    """Append base + key for each distinct person key >= min_key (in `only_palace` if >= 0)
+    that leaves at least `still` persons after it in key order (so that a canonical sequence of
+    releases can be completed)."""
+    cdef int i, key, prev = -1
+    for i in range(pl.n_persons - still):
+        key = pl.person[i]
+        if key < min_key or key == prev:
+            continue
+        if only_palace >= 0 and key // N_TYPES != only_palace:
+            continue
+        out[n] = base + key
+        n += 1
+        prev = key
+    return n
+
+
+cdef int legal_drought(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    """Unsupplied palaces are chosen in ascending order, each releasing one of its persons; only
+    palaces that leave enough inhabited palaces after them for the remaining releases qualify."""
+    cdef int after[MAX_PALACES + 1]
+    cdef int p, i, key, prev = -1, n = 0, need = s.need[s.cur]
+    after[pl.n_palaces] = 0
+    p = pl.n_palaces - 1
+    while p >= 0:
+        after[p] = after[p + 1] + (1 if pal_persons(pl, p) > 0 else 0)
+        p -= 1
+    for i in range(pl.n_persons):
+        key = pl.person[i]
+        p = key // N_TYPES
+        if p <= s.last_choice or key == prev:
+            continue
+        if after[p + 1] < need - 1:
+            continue
+        out[n] = A_RELEASE + key
+        n += 1
+        prev = key
+    return n
+
+
+cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int c, fee, b, n = 0
+    for c in range(CARD_PRIVILEGE):
+        if c < s.n_cards and pl.yuan >= fee_for(s, c):
+            out[n] = A_CARD + c
+            n += 1
+    fee = fee_for(s, CARD_PRIVILEGE)
+    if pl.yuan >= fee + PRIV_SMALL_COST:
+        out[n] = A_PRIV_SMALL
+        n += 1
+    if pl.yuan >= fee + s.opt.large_privilege_cost:
+        out[n] = A_PRIV_LARGE
+        n += 1
+    if s.n_cards > CARD_WALL and s.wall_len < WALL_MAX and pl.yuan >= fee_for(s, CARD_WALL):
+        for b in range(N_WALL_BONUSES):
+            if (pl.wall_unused >> b) & 1:
+                out[n] = A_WALL + b
+                n += 1
+    out[n] = A_TOPUP
+    return n + 1
+
+
+cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int t, k, n = 0
+    cdef bint any_tile = False
+    for t in range(N_TYPES):
+        if s.display[t] > 0:
+            any_tile = True
+            if (pl.hand >> TYPE_KIND[t]) & 1:
+                out[n] = A_PLAY + t
+                n += 1
+    for k in range(N_KINDS):
+        if (pl.hand >> k) & 1 and s.display[k] == 0 and (k < KIND_PYROTECHNIST or s.display[k + 6] == 0):
+            out[n] = A_PLAY_EMPTY + k
+            n += 1
+    if pl.wild > 0:
+        for t in range(N_TYPES):
+            if s.display[t] > 0:
+                out[n] = A_WILD + t
+                n += 1
+        if not any_tile:
+            out[n] = A_WILD_EMPTY
+            n += 1
+    return n
+
+
+cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
+    cdef const DragonPlayer* pl = &s.p[s.cur]
+    cdef int ph = s.phase, i, p, k, n = 0
+    if ph == PH_ACTION:
+        return legal_action_phase(s, pl, out)
+    if ph == PH_PERSON:
+        return legal_person_phase(s, pl, out)
+    if ph == PH_PLACE:
+        for p in range(pl.n_palaces):
+            if pal_persons(pl, p) < pal_floors(pl, p):
+                out[n] = A_PLACE + p
+                n += 1
+        if n == 0:
+            n = push_keys(pl, A_REPLACE, 0, -1, 0, out, 0)
+            out[n] = A_DISCARD_NEW
+            n += 1
+        return n
+    if ph == PH_BUILD:
+        for p in range(s.last_choice, pl.n_palaces):
+            if pal_floors(pl, p) < 3:
+                out[n] = A_BUILD + p
+                n += 1
+        if pl.n_palaces < MAX_PALACES:
+            out[n] = A_BUILD + pl.n_palaces
+            n += 1
+        return n
+    if ph == PH_RELEASE:
+        if s.release_mode == REL_DROUGHT:
+            return legal_drought(s, pl, out)
+        return push_keys(pl, A_RELEASE, max(0, s.last_choice), -1, s.need[s.cur] - 1, out, 0)
+    if ph == PH_DRAFT:
+        for i in range(N_PAIRS):
+            if not (s.pairs_taken >> i) & 1 and s.display[PAIR_A[i]] > 0 and s.display[PAIR_B[i]] > 0:
+                out[n] = A_DRAFT + i
+                n += 1
+        return n
+    if ph == PH_QUAKE:
+        if s.release_palace != NONE8:
+            return push_keys(pl, A_RELEASE, 0, s.release_palace, 0, out, 0)
+        for p in range(pl.n_palaces):
+            out[n] = A_QUAKE + p
+            n += 1
+        return n
+    if ph == PH_FLOOD:
+        # Discards come in the order yuan, rice, fireworks; a resource qualifies while that
+        # resource and the later ones still cover every discard left.
+        if s.last_choice <= 0 and pl.yuan > 0 and pl.yuan + pl.rice + pl.fireworks >= s.todo:
+            out[n] = A_FLOOD + 0
+            n += 1
+        if s.last_choice <= 1 and pl.rice > 0 and pl.rice + pl.fireworks >= s.todo:
+            out[n] = A_FLOOD + 1
+            n += 1
+        if pl.fireworks >= s.todo:
+            out[n] = A_FLOOD + 2
+            n += 1
+        return n
+    if ph == PH_TORNADO:
+        # Cards go in kind order, wildcards last; a card qualifies while it and the cards after
+        # it still cover every discard left.
+        i = pl.wild
+        k = N_KINDS - 1
+        while k >= s.last_choice:
+            if (pl.hand >> k) & 1:
+                i += 1
+                if i >= s.todo:
+                    break
+            k -= 1
+        # k is now the highest kind that still leaves enough cards after it.
+        for p in range(s.last_choice, k + 1):
+            if (pl.hand >> p) & 1:
+                out[n] = A_TORNADO + p
+                n += 1
+        if pl.wild >= s.todo:
+            out[n] = A_TORNADO + N_KINDS
+            n += 1
+        return n
+    if ph == PH_SUNRISE:
+        for k in range(N_KINDS):
+            if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
+                out[n] = A_SUNRISE + k
+                n += 1
+        return n
+    if ph == PH_CONTRACT:
+        for k in range(N_KINDS):
+            if pl.sym[k] > 0:
+                out[n] = A_CONTRACT + k
+                n += 1
+        return n
+    return 0
+
+# ---------------------------------------------------------------------------------------------
+# Applying a decision.
+
+cdef bint build_target_exists(const DragonPlayer* pl, int first) noexcept nogil:
+    """Whether a floor can go on palace `first` or later, or start a new palace."""
+    cdef int q
+    if pl.n_palaces < MAX_PALACES:
+        return True
+    for q in range(first, pl.n_palaces):
+        if pal_floors(pl, q) < 3:
+            return True
+    return False
+
+
+cdef void begin_build(DragonStruct* s, int floors, int resume) noexcept nogil:
+    s.todo = <uint8_t>floors
+    s.last_choice = 0
+    s.resume = <uint8_t>resume
+    s.phase = PH_BUILD
+    if floors <= 0 or not build_target_exists(&s.p[s.cur], 0):
+        finish_subturn(s)
+
+
+cdef void apply_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    cdef int card, b, amount = 0
+    if a == A_TOPUP:
+        if pl.yuan < TOPUP_TO:
+            pl.yuan = TOPUP_TO
+        next_turn(s)
+        return
+    if a < A_PRIV_SMALL:
+        card = a - A_CARD
+    elif a < A_WALL:
+        card = CARD_PRIVILEGE
+    else:
+        card = CARD_WALL
+    pl.yuan -= fee_for(s, card)
+    s.group_dragons[s.card_group[card]] += 1
+    if card < CARD_PRIVILEGE:
+        # The card's symbols plus those on the player's persons of the matching kind.
+        amount = CARD_BASE[card] + pl.sym[CARD_SYM_KIND[card]]
+    if card == CARD_TAXES:
+        pl.yuan += amount
+    elif card == CARD_BUILD:
+        begin_build(s, amount, PH_ACTION)
+        return
+    elif card == CARD_HARVEST:
+        pl.rice += amount
+    elif card == CARD_FIREWORKS:
+        pl.fireworks += amount
+    elif card == CARD_PARADE:
+        move_marker(s, s.cur, amount)
+    elif card == CARD_RESEARCH:
+        add_vp(pl, SRC_RESEARCH, amount)
+    elif a == A_PRIV_SMALL:
+        pl.yuan -= PRIV_SMALL_COST
+        pl.priv_small += 1
+    elif a == A_PRIV_LARGE:
+        pl.yuan -= s.opt.large_privilege_cost
+        pl.priv_large += 1
+    else:
+        b = a - A_WALL
+        pl.wall_unused &= ~(1 << b)
+        pl.wall_built += 1
+        s.wall_owner[s.wall_len] = s.cur
+        s.wall_bonus[s.wall_len] = <uint8_t>b
+        s.wall_len += 1
+        if b == WB_STEPS:
+            move_marker(s, s.cur, WALL_STEPS)
+        elif b == WB_RICE:
+            pl.rice += 1
+        elif b == WB_FLOOR:
+            begin_build(s, 1, PH_ACTION)
+            return
+        elif b == WB_YUAN:
+            pl.yuan += WALL_YUAN
+        elif b == WB_FIREWORKS:
+            pl.fireworks += 1
+        else:
+            add_vp(pl, SRC_WALL_BONUS, WALL_VP)
+    next_turn(s)
+
+
+cdef void apply_build(DragonStruct* s, DragonPlayer* pl, int p) noexcept nogil:
+    if p == pl.n_palaces:
+        pl.palace[p] = 1
+        pl.n_palaces += 1
+    else:
+        pl.palace[p] += 1
+    s.last_choice = <int16_t>p
+    s.todo -= 1
+    # Floors that could go nowhere (only if MAX_PALACES were ever reached) go back.
+    if s.todo > 0 and build_target_exists(pl, p):
+        return
+    finish_subturn(s)
+
+
+cdef void apply_person_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    cdef int t
+    if a < A_PLAY_EMPTY:
+        t = a - A_PLAY
+        pl.hand &= ~(1 << TYPE_KIND[t])
+    elif a < A_WILD:
+        pl.hand &= ~(1 << (a - A_PLAY_EMPTY))
+        next_turn(s)
+        return
+    elif a < A_WILD_EMPTY:
+        t = a - A_WILD
+        pl.wild -= 1
+    else:
+        pl.wild -= 1
+        next_turn(s)
+        return
+    s.display[t] -= 1
+    s.pending_type = <uint8_t>t
+    s.resume = PH_PERSON
+    s.phase = PH_PLACE
+
+
+cdef void apply_place(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    cdef int t = s.pending_type, key
+    if a < A_REPLACE:
+        person_add(pl, a - A_PLACE, t)
+        move_marker(s, s.cur, TYPE_VALUE[t])
+    elif a < A_DISCARD_NEW:
+        key = a - A_REPLACE
+        person_remove_key(pl, key)
+        person_add(pl, key // N_TYPES, t)
+        move_marker(s, s.cur, TYPE_VALUE[t])
+    # A_DISCARD_NEW: the new person leaves the game and the marker stays.
+    s.pending_type = NONE8
+    finish_subturn(s)
+
+
+cdef void apply_release(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    cdef int key = a - A_RELEASE
+    person_remove_key(pl, key)
+    s.need[s.cur] -= 1
+    if s.release_mode == REL_DROUGHT:
+        s.last_choice = <int16_t>(key // N_TYPES)
+    else:
+        s.last_choice = <int16_t>key
+    if s.need[s.cur] == 0 or pl.n_persons == 0:
+        next_turn(s)
+
+
+cdef void quake_step_done(DragonStruct* s, DragonPlayer* pl, int p) noexcept nogil:
+    if pal_floors(pl, p) == 0:
+        palace_remove(pl, p)
+    s.release_palace = NONE8
+    s.todo -= 1
+    if s.todo == 0 or pl.n_palaces == 0:
+        next_turn(s)
+
+
+cdef void apply_quake(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    cdef int p
+    if a < A_QUAKE:
+        # The palace lost a floor below its persons: one of them leaves.
+        p = s.release_palace
+        person_remove_key(pl, a - A_RELEASE)
+        quake_step_done(s, pl, p)
+        return
+    p = a - A_QUAKE
+    pl.palace[p] -= 1
+    if pal_persons(pl, p) > pal_floors(pl, p):
+        s.release_palace = <uint8_t>p
+        return
+    quake_step_done(s, pl, p)
+
+
+cdef void apply_contract(DragonStruct* s, DragonPlayer* pl, int k) noexcept nogil:
+    if k == KIND_CRAFTSMAN:
+        begin_build(s, pl.sym[k], PH_CONTRACT)
+        return
+    if k == KIND_COURT_LADY or k == KIND_SCHOLAR:
+        add_vp(pl, SRC_SUPER_EVENT, pl.sym[k])
+    elif k == KIND_TAX_COLLECTOR:
+        pl.yuan += pl.sym[k]
+    elif k == KIND_PYROTECHNIST:
+        pl.fireworks += pl.sym[k]
+    elif k == KIND_WARRIOR:
+        move_marker(s, s.cur, pl.sym[k])
+    elif k == KIND_MONK:
+        add_vp(pl, SRC_SUPER_EVENT, monk_points(pl))
+    elif k == KIND_FARMER:
+        pl.rice += pl.sym[k]
+    # KIND_HEALER: mortars yield nothing outside a contagion (assumption, see README).
+    next_turn(s)
+
+
+cdef void apply_draft(DragonStruct* s, int pair) noexcept nogil:
+    cdef DragonPlayer* pl = &s.p[s.cur]
+    cdef int a = PAIR_A[pair], b = PAIR_B[pair]
+    s.pairs_taken |= (<uint64_t>1) << pair
+    s.display[a] -= 1
+    s.display[b] -= 1
+    person_add(pl, 0, a)
+    person_add(pl, 1, b)
+    move_marker(s, s.cur, TYPE_VALUE[a] + TYPE_VALUE[b])
+    if s.cur + 1 < s.opt.n_players:
+        s.cur += 1
+    else:
+        s.month = 0
+        start_month(s)
+
+
+cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
+    cdef DragonPlayer* pl = &s.p[s.cur]
+    cdef int ph = s.phase
+    if ph == PH_ACTION:
+        apply_card(s, pl, a)
+    elif ph == PH_PERSON:
+        apply_person_card(s, pl, a)
+    elif ph == PH_PLACE:
+        apply_place(s, pl, a)
+    elif ph == PH_BUILD:
+        apply_build(s, pl, a - A_BUILD)
+    elif ph == PH_RELEASE:
+        apply_release(s, pl, a)
+    elif ph == PH_DRAFT:
+        apply_draft(s, a - A_DRAFT)
+    elif ph == PH_QUAKE:
+        apply_quake(s, pl, a)
+    elif ph == PH_FLOOD:
+        if a == A_FLOOD:
+            pl.yuan -= 1
+        elif a == A_FLOOD + 1:
+            pl.rice -= 1
+        else:
+            pl.fireworks -= 1
+        s.last_choice = <int16_t>(a - A_FLOOD)
+        s.todo -= 1
+        if s.todo == 0:
+            next_turn(s)
+    elif ph == PH_TORNADO:
+        if a == A_TORNADO + N_KINDS:
+            pl.wild -= 1
+        else:
+            pl.hand &= ~(1 << (a - A_TORNADO))
+        s.last_choice = <int16_t>(a - A_TORNADO)
+        s.todo -= 1
+        if s.todo == 0:
+            next_turn(s)
+    elif ph == PH_SUNRISE:
+        s.sunrise_taken |= 1 << (a - A_SUNRISE)
+        s.display[a - A_SUNRISE] -= 1
+        s.pending_type = <uint8_t>(a - A_SUNRISE)
+        s.resume = PH_SUNRISE
+        s.phase = PH_PLACE
+    elif ph == PH_CONTRACT:
+        apply_contract(s, pl, a - A_CONTRACT)
+
+# ---------------------------------------------------------------------------------------------
+# The C-level interface (engine/core/interface.pxd).
+
+cdef int _num_players(const void* s) noexcept nogil:
+    return (<const DragonStruct*>s).opt.n_players
+
+
+cdef int _current_player(const void* s) noexcept nogil:
+    cdef const DragonStruct* d = <const DragonStruct*>s
+    return TERMINAL_PLAYER if d.phase == PH_OVER else d.cur
+
+
+cdef int _legal(const void* s, int* out) noexcept nogil:
+    cdef const DragonStruct* d = <const DragonStruct*>s
+    if d.phase == PH_OVER:
+        return 0
+    return dragon_legal(d, out)
+
+
+cdef void _apply(void* s, int a) noexcept nogil:
+    dragon_apply(<DragonStruct*>s, a)
+
+
+cdef void _copy(const void* src, void* dst) noexcept nogil:
+    memcpy(dst, src, sizeof(DragonStruct))
+
+
+cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
+    # Everything on the table and every played card is public: what no player knows is the
+    # future (the monthly action-card splits), which the state's RNG will deal. A new RNG
+    # stream is a new future.
+    (<DragonStruct*>s).rng.state = rng_next(rng)
+
+
+cdef void _reset(void* s, uint64_t seed) noexcept nogil:
+    cdef DragonOptions o = (<DragonStruct*>s).opt
+    dragon_init(<DragonStruct*>s, &o, seed)
+
+
+cdef bint _is_terminal(const void* s) noexcept nogil:
+    return (<const DragonStruct*>s).phase == PH_OVER
+
+
+cdef void _ranks(const void* s, int* out) noexcept nogil:
+    # Victory points, then the person track (further ahead, then higher in a stack): a total
+    # order, so no two seats share a position.
+    cdef const DragonStruct* d = <const DragonStruct*>s
+    cdef int i, j, n = d.opt.n_players, r
+    for i in range(n):
+        r = 0
+        for j in range(n):
+            if j == i:
+                continue
+            if d.p[j].score > d.p[i].score or (d.p[j].score == d.p[i].score and ahead(d, j, i)):
+                r += 1
+        out[i] = r
+
+
+cdef void _returns(const void* s, double* out) noexcept nogil:
+    cdef int ranks[MAX_PLAYERS]
+    cdef int i, n = (<const DragonStruct*>s).opt.n_players
+    _ranks(s, ranks)
+    for i in range(n):
+        out[i] = 1.0 if ranks[i] == 0 else 0.0
+
+
+cdef void _scores(const void* s, double* out) noexcept nogil:
+    cdef const DragonStruct* d = <const DragonStruct*>s
+    cdef int i
+    for i in range(d.opt.n_players):
+        out[i] = d.p[i].score
+
+
+cdef GameDef _GAMEDEF
+_GAMEDEF.name = b"dragon"
+_GAMEDEF.state_size = sizeof(DragonStruct)
+_GAMEDEF.num_distinct_actions = N_ACTIONS
+_GAMEDEF.max_legal_actions = MAX_LEGAL
+_GAMEDEF.num_players = _num_players
+_GAMEDEF.current_player = _current_player
+_GAMEDEF.legal_actions = _legal
+_GAMEDEF.apply_action = _apply
+_GAMEDEF.copy_state = _copy
+_GAMEDEF.determinize = _determinize
+_GAMEDEF.reset = _reset
+_GAMEDEF.is_terminal = _is_terminal
+_GAMEDEF.returns = _returns
+_GAMEDEF.scores = _scores
+_GAMEDEF.ranks = _ranks
+
+
+cdef const GameDef* dragon_gamedef() noexcept nogil:
+    return &_GAMEDEF

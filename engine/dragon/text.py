@@ -1,0 +1,270 @@
+"""In the Year of the Dragon as text: the board, each decision and each action in words.
+
+Works on `DragonState.snapshot()` (plain Python data), never on the C struct.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dragon import data
+
+Snapshot = dict[str, Any]
+
+
+def _layout() -> dict[str, int]:
+    from engine.dragon.game import LAYOUT
+
+    return LAYOUT
+
+
+def _n_types() -> int:
+    return data.N_TYPES
+
+
+def type_name(t: int) -> str:
+    return data.TYPES[t].name
+
+
+def kind_name(k: int) -> str:
+    return data.KINDS[k].name
+
+
+def kind_plural(k: int) -> str:
+    name = data.KINDS[k].name
+    return name[:-3] + "men" if name.endswith("man") else name + "s"
+
+
+def card_name(c: int) -> str:
+    return data.CARDS[c][0]
+
+
+def event_name(e: int) -> str:
+    return data.EVENTS[e]
+
+
+def _palace_desc(palace: dict[str, Any]) -> str:
+    n = len(palace["persons"])
+    floors = palace["floors"]
+    return f"{floors} floor{'s' if floors != 1 else ''}, {n} person{'s' if n != 1 else ''}"
+
+
+def _card_amount(seat: dict[str, Any], card: int) -> int:
+    base = data.CARDS[card][1]
+    kind = data.CARD_KIND[card]
+    return base + (seat["symbols"][kind] if kind is not None else 0)
+
+
+def _card_gain(seat: dict[str, Any], card: int) -> str:
+    amount = _card_amount(seat, card)
+    return {
+        0: f"+{amount} yuan",
+        1: f"+{amount} floor{'s' if amount != 1 else ''}",
+        2: f"+{amount} rice",
+        3: f"+{amount} fireworks",
+        4: f"+{amount} track step{'s' if amount != 1 else ''}",
+        5: f"+{amount} VP",
+    }[card]
+
+
+def _group_fee(snap: Snapshot, card: int) -> str:
+    for g, cards in enumerate(snap["groups"]):
+        if card in cards:
+            fee = data.FEE_OCCUPIED_GROUP if snap["group_dragons"][g] > 0 else 0
+            return f"group {g + 1}" + (f", pay {fee} yuan" if fee else "")
+    return "?"
+
+
+def action_text(snap: Snapshot, a: int) -> str:
+    """One action in words for the player to move in `snap`."""
+    L = _layout()
+    nt = _n_types()
+    cur = snap["current_player"]
+    seat = snap["seats"][cur] if cur is not None else None
+    if not 0 <= a < L["end"]:
+        return f"action {a} (no such action)"
+    if a < L["card"]:
+        x, y = data.DRAFT_PAIRS[a - L["draft"]]
+        return f"draft {kind_name(x)} + {kind_name(y)}"
+    if a < L["privilege_small"]:
+        c = a - L["card"]
+        return f"{card_name(c)} ({_group_fee(snap, c)}): {_card_gain(seat, c)}"
+    if a == L["privilege_small"]:
+        return f"small privilege ({_group_fee(snap, 6)}): {data.PRIVILEGE_SMALL_COST} yuan for 1 dragon"
+    if a == L["privilege_large"]:
+        cost = snap["options"]["large_privilege_cost"]
+        return f"large privilege ({_group_fee(snap, 6)}): {cost} yuan for 2 dragons"
+    if a < L["topup"]:
+        b = a - L["wall"]
+        return f"build the wall ({_group_fee(snap, 7)}): tile with {data.WALL_BONUSES[b]}"
+    if a == L["topup"]:
+        gain = max(0, data.TOPUP_TO - seat["yuan"])
+        return f"no action: money up to {data.TOPUP_TO} yuan (+{gain})"
+    if a < L["play"]:
+        p = a - L["build"]
+        palaces = seat["palaces"]
+        if p >= len(palaces):
+            return "floor for a new palace"
+        f = palaces[p]["floors"]
+        return f"floor on palace {p + 1} ({f} -> {f + 1} floors)"
+    if a < L["play_empty"]:
+        t = a - L["play"]
+        return f"recruit {type_name(t)} (with the {kind_name(data.TYPES[t].kind)} card)"
+    if a < L["wild"]:
+        k = a - L["play_empty"]
+        return f"play the {kind_name(k)} card (none left: recruits nobody)"
+    if a < L["wild_empty"]:
+        t = a - L["wild"]
+        return f"wildcard: recruit {type_name(t)}"
+    if a == L["wild_empty"]:
+        return "play a wildcard (no person left: recruits nobody)"
+    if a < L["replace"]:
+        p = a - L["place"]
+        who = type_name(snap["pending_type"]) if snap["pending_type"] is not None else "person"
+        return f"place the {who} in palace {p + 1} ({_palace_desc(seat['palaces'][p])})"
+    if a < L["discard_new"]:
+        key = a - L["replace"]
+        who = type_name(snap["pending_type"]) if snap["pending_type"] is not None else "newcomer"
+        return f"replace the {type_name(key % nt)} in palace {key // nt + 1} with the {who}"
+    if a == L["discard_new"]:
+        who = type_name(snap["pending_type"]) if snap["pending_type"] is not None else "newcomer"
+        return f"let the {who} go (palaces full)"
+    if a < L["quake"]:
+        key = a - L["release"]
+        return f"release the {type_name(key % nt)} from palace {key // nt + 1}"
+    if a < L["flood"]:
+        p = a - L["quake"]
+        palaces = seat["palaces"]
+        desc = _palace_desc(palaces[p]) if p < len(palaces) else "?"
+        return f"earthquake: palace {p + 1} loses a floor ({desc})"
+    if a < L["tornado"]:
+        return f"flood: discard 1 {data.FLOOD_RESOURCES[a - L['flood']]}"
+    if a < L["sunrise"]:
+        k = a - L["tornado"]
+        if k == data.N_KINDS:
+            return "tornado: discard a wildcard"
+        return f"tornado: discard the {kind_name(k)} card"
+    if a < L["contract"]:
+        return f"sunrise: take a {type_name(a - L['sunrise'])}"
+    k = a - L["contract"]
+    return f"contract: collect from your {kind_plural(k)}"
+
+
+def decision_text(snap: Snapshot) -> str:
+    """What the player to move must decide now."""
+    cur = snap["current_player"]
+    phase = snap["phase"]
+    if cur is None:
+        return "the game is over"
+    who = f"player {cur}"
+    if phase == "draft":
+        return f"{who} drafts two starting persons"
+    if phase == "action":
+        return f"{who} chooses an action (month {snap['month']})"
+    if phase == "build":
+        return f"{who} places a new palace floor ({snap['todo']} left)"
+    if phase == "person":
+        return f"{who} plays a person card"
+    if phase == "place":
+        return f"{who} houses the {type_name(snap['pending_type'])}"
+    if phase == "release":
+        ev = event_name(snap["events"][snap["month"] - 1])
+        n = snap["need"][cur]
+        what = "unsupplied palace" if snap["release_mode"] == "drought" else "person"
+        return f"{who} must release {n} more ({what}; {ev})"
+    if phase == "earthquake":
+        if snap["release_palace"] is not None:
+            return f"{who} releases a person from palace {snap['release_palace'] + 1} (earthquake)"
+        return f"{who} removes a palace floor ({snap['todo']} left; earthquake)"
+    if phase == "flood":
+        return f"{who} discards {snap['todo']} more (flood)"
+    if phase == "tornado":
+        return f"{who} discards {snap['todo']} more person card(s) (tornado)"
+    if phase == "sunrise":
+        return f"{who} takes a young person (sunrise)"
+    if phase == "contract":
+        return f"{who} chooses a person kind to collect from (contract)"
+    return f"{who}: {phase}"
+
+
+def _seat_lines(snap: Snapshot, i: int) -> list[str]:
+    seat = snap["seats"][i]
+    marker = "  <- to move" if snap["current_player"] == i else ""
+    priv = ""
+    if seat["privileges_small"] or seat["privileges_large"]:
+        priv = f", privileges {seat['privileges_small']} small / {seat['privileges_large']} large"
+    lines = [
+        f"Player {i}: {seat['score']} VP, {seat['yuan']} yuan, {seat['rice']} rice, "
+        f"{seat['fireworks']} fireworks{priv}, track {seat['track']}{marker}"
+    ]
+    cards = [kind_name(k) for k in seat["hand"]] + ["?"] * seat["wildcards"]
+    lines.append("  cards: " + (", ".join(cards) if cards else "none"))
+    for p, palace in enumerate(seat["palaces"]):
+        persons = [type_name(t) for t in palace["persons"]]
+        empty = ["-"] * (palace["floors"] - len(persons))
+        lines.append(
+            f"  palace {p + 1} [{'#' * palace['floors']:<3}] " + ", ".join(persons + empty)
+        )
+    if not seat["palaces"]:
+        lines.append("  no palaces")
+    if snap["options"]["great_wall"]:
+        tiles = ", ".join(data.WALL_BONUSES[b] for b in seat["wall_unused"]) or "none"
+        lines.append(f"  wall tiles left: {tiles}")
+    return lines
+
+
+def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
+    """The whole board, readably."""
+    opts = snap["options"]
+    extras = []
+    if opts["great_wall"]:
+        extras.append("Great Wall")
+    if snap["super_event"] is not None:
+        extras.append(f"Super Event: {data.SUPER_EVENTS[snap['super_event']]}")
+    head = f"In the Year of the Dragon - {snap['players']} players"
+    if extras:
+        head += " [" + ", ".join(extras) + "]"
+    if snap["phase"] == "draft":
+        head += " - starting draft"
+    elif snap["phase"] == "over":
+        head += " - game over"
+    else:
+        head += f" - month {snap['month']} of 12"
+    lines = [head]
+    month = snap["month"]
+    cells = []
+    for m, e in enumerate(snap["events"], start=1):
+        name = event_name(e)
+        if m == data.SUPER_EVENT_MONTH and snap["super_event"] is not None:
+            name += " + " + data.SUPER_EVENTS[snap["super_event"]]
+        if snap["phase"] not in ("draft", "over") and m == month:
+            cells.append(f"[{m} {name}]")
+        else:
+            cells.append(f"{m} {name}")
+    lines.append("Events: " + " | ".join(cells))
+    if opts["great_wall"]:
+        wall = " ".join(f"P{owner}" for owner, _ in snap["wall"])
+        lines.append(f"Wall: {len(snap['wall'])}/12 sections" + (f" ({wall})" if wall else ""))
+    if snap["phase"] not in ("draft", "over"):
+        groups = []
+        for g, cards in enumerate(snap["groups"]):
+            dragons = snap["group_dragons"][g]
+            mark = f" ({dragons} dragon{'s' if dragons != 1 else ''})" if dragons else ""
+            groups.append(f"{g + 1}: " + ", ".join(card_name(c) for c in sorted(cards)) + mark)
+        lines.append("Action groups: " + " | ".join(groups))
+    disp = [f"{type_name(t)} {n}" for t, n in enumerate(snap["display"]) if n]
+    lines.append("Persons on display: " + ", ".join(disp))
+    order = " > ".join(
+        f"P{i} ({snap['seats'][i]['track']})" for i in snap["track_order"]
+    )
+    lines.append(f"Person track (acting order): {order}")
+    for i in range(snap["players"]):
+        lines.extend(_seat_lines(snap, i))
+    if snap["phase"] == "over":
+        lines.append("Final: " + ", ".join(
+            f"P{i} {s['score']} VP" for i, s in enumerate(snap["seats"])
+        ))
+    else:
+        lines.append("Now: " + decision_text(snap))
+    if history is not None:
+        lines.append(f"Moves so far: {len(history)}")
+    return "\n".join(lines)
