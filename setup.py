@@ -2,7 +2,8 @@
 
 Every ``.pyx`` under the top-level packages becomes an extension named after its path
 (``engine/dragon/rules.pyx`` -> ``engine.dragon.rules``). Set ``TIANTI_ANNOTATE=1`` to write
-``cython -a`` HTML next to each source.
+``cython -a`` HTML next to each source, and ``TIANTI_ONLY=engine/mount_tai,engine/core`` to build
+only the extensions under those folders.
 """
 from __future__ import annotations
 
@@ -27,10 +28,13 @@ DIRECTIVES = {
 
 
 def extensions() -> list[Extension]:
+    only = [p.strip().rstrip("/") for p in os.environ.get("TIANTI_ONLY", "").split(",") if p.strip()]
     exts = []
     for pkg in PACKAGES:
         for pyx in sorted((ROOT / pkg).rglob("*.pyx")):
             rel = pyx.relative_to(ROOT)
+            if only and not any(str(rel).startswith(o + "/") for o in only):
+                continue
             name = ".".join(rel.with_suffix("").parts)
             exts.append(
                 Extension(
