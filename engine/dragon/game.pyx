@@ -9,7 +9,10 @@ from libc.stdint cimport uint64_t
 
 from engine.core.state cimport State
 from engine.dragon.state cimport *
-from engine.dragon.rules cimport dragon_init, dragon_gamedef, dragon_track_order
+from engine.dragon.rules cimport (
+    dragon_init, dragon_gamedef, dragon_track_order,
+    dragon_debug_start_round, dragon_debug_run_flow, dragon_debug_recount,
+)
 
 from engine.core.errors import OptionError
 from engine.core.game import Game, Option
@@ -62,6 +65,21 @@ CONSTANTS = {
     "N_ACTIONS": N_ACTIONS,
     "STATE_BYTES": sizeof(DragonStruct),
 }
+
+
+def _type_index(t) -> int:
+    if isinstance(t, int):
+        return t
+    for i, pt in enumerate(data.TYPES):
+        if pt.name == t:
+            return i
+    raise ValueError(f"unknown person type {t!r}")
+
+
+def _kind_index(k) -> int:
+    if isinstance(k, int):
+        return k
+    return [kind.name for kind in data.KINDS].index(k)
 
 
 def _super_event_check(value):
@@ -172,6 +190,7 @@ cdef class DragonState(State):
             "events": [s.events[j] for j in range(N_MONTHS)],
             "super_event": None if s.super_event == NO_SUPER_EVENT else s.super_event,
             "display": [s.display[j] for j in range(N_TYPES)],
+            "gone": [s.gone[j] for j in range(N_TYPES)],
             "groups": groups,
             "group_dragons": [s.group_dragons[g] for g in range(s.n_groups)],
             "track_order": [order[j] for j in range(n)],
@@ -203,6 +222,92 @@ cdef class DragonState(State):
         if not 0 <= player < n:
             raise ValueError(f"player must be a seat in 0..{n - 1}, got {player}")
         return f"seen by player {player}\n" + text.board_text(self.snapshot(), history=self._history)
+
+    # -- test hooks: build rulebook positions by hand ----------------------------------------
+
+    def _debug_set_player(self, int seat, *, yuan=None, rice=None, fireworks=None, score=None,
+                          track=None, palaces=None, hand=None, wildcards=None,
+                          privileges=None, wall_unused=None) -> None:
+        """Overwrite parts of one seat (tests only). `palaces` is a list of (floors, [person
+        type names or indices]); `hand` a list of kind names; `privileges` (small, large)."""
+        cdef DragonStruct* s = self._s()
+        cdef DragonPlayer* pl = &s.p[seat]
+        cdef int j, p
+        if yuan is not None:
+            pl.yuan = yuan
+        if rice is not None:
+            pl.rice = rice
+        if fireworks is not None:
+            pl.fireworks = fireworks
+        if score is not None:
+            for j in range(N_SOURCES):
+                pl.vp[j] = 0
+            pl.score = score
+            pl.vp[SRC_RESEARCH] = score
+        if track is not None:
+            pl.track = track
+            s.stamp_counter += 1
+            pl.stamp = s.stamp_counter
+        if hand is not None:
+            pl.hand = 0
+            for k in hand:
+                pl.hand |= 1 << _kind_index(k)
+        if wildcards is not None:
+            pl.wild = wildcards
+        if privileges is not None:
+            pl.priv_small, pl.priv_large = privileges
+        if wall_unused is not None:
+            pl.wall_unused = 0
+            for b in wall_unused:
+                pl.wall_unused |= 1 << (data.WALL_BONUSES.index(b) if isinstance(b, str) else b)
+        if palaces is not None:
+            keys = []
+            for p, (floors, persons) in enumerate(palaces):
+                if not 1 <= floors <= 3 or len(persons) > floors:
+                    raise ValueError(f"palace {p}: {floors} floors, {len(persons)} persons")
+                keys.extend(p * N_TYPES + _type_index(t) for t in persons)
+            pl.n_palaces = len(palaces)
+            for p, (floors, persons) in enumerate(palaces):
+                pl.palace[p] = floors
+            pl.n_persons = len(keys)
+            for j, key in enumerate(sorted(keys)):
+                pl.person[j] = key
+            dragon_debug_recount(s)
+
+    def _debug_set_board(self, *, month=None, events=None, groups=None, display=None,
+                         super_event=None) -> None:
+        """Overwrite the month (1-12), event row (names), this month's action groups (lists of
+        card names) or the display (type name -> count); tests only."""
+        cdef DragonStruct* s = self._s()
+        cdef int j
+        if month is not None:
+            s.month = month - 1
+        if events is not None:
+            for j, e in enumerate(events):
+                s.events[j] = data.EVENTS.index(e)
+        if groups is not None:
+            cards = [c for c, _ in data.CARDS]
+            for g, names in enumerate(groups):
+                for name in names:
+                    s.card_group[cards.index(name)] = g
+                s.group_dragons[g] = 0
+        if display is not None:
+            for name, count in display.items():
+                s.display[_type_index(name)] = count
+        if super_event is not None:
+            s.super_event = data.SUPER_EVENTS.index(super_event)
+
+    def _debug_start_round(self, str phase) -> None:
+        """Begin a round of `phase` ("action", "person", ...) in track order; tests only."""
+        cdef int ph = {v: k for k, v in PHASE_NAMES.items()}[phase]
+        dragon_debug_start_round(self._s(), ph)
+
+    def _debug_run_from(self, str step) -> None:
+        """Run the month-end sequence from `step`: "event", "wall", "super", "decay", "score",
+        "wall_final" or "final"; tests only."""
+        cdef int flow = ["event", "wall", "super", "decay", "score", "wall_final", "final"].index(step)
+        self._s().event_pass = 0
+        dragon_debug_run_flow(self._s(), flow)
 
     def final_breakdown(self) -> list:
         """Victory points per seat by source (data.SCORE_SOURCES), and the total."""

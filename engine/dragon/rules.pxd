@@ -23,3 +23,11 @@ cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil
 
 # The C-level interface of this game (engine/core/interface.pxd), a static table.
 cdef const GameDef* dragon_gamedef() noexcept nogil
+
+# Test hooks (used by DragonState._debug_* to set up rulebook positions; never by the rules):
+# begin a round of `phase` in track order (or end it at once if nobody has a decision),
+cdef void dragon_debug_start_round(DragonStruct* s, int phase) noexcept nogil
+# continue the automatic month-end sequence from step `flow` (FLOW_*),
+cdef void dragon_debug_run_flow(DragonStruct* s, int flow) noexcept nogil
+# and rebuild the cached per-player symbols and palace occupancy from the persons lists.
+cdef void dragon_debug_recount(DragonStruct* s) noexcept nogil

@@ -131,7 +131,8 @@ cdef void person_add(DragonPlayer* pl, int palace, int ptype) noexcept nogil:
 
 
 cdef void person_remove_key(DragonPlayer* pl, int key) noexcept nogil:
-    """Release the (first) person with `key`; the key must be present."""
+    """Take the (first) person with `key` out of its palace; the key must be present. Callers
+    count the tile in `gone` (see `release_person`)."""
     cdef int i = 0, n = pl.n_persons, ptype = key % N_TYPES
     while i < n and pl.person[i] != key:
         i += 1
@@ -143,6 +144,12 @@ cdef void person_remove_key(DragonPlayer* pl, int key) noexcept nogil:
     pl.n_persons -= 1
     pl.palace[key // N_TYPES] -= 4
     pl.sym[TYPE_KIND[ptype]] -= TYPE_SYM[ptype]
+
+
+cdef inline void release_person(DragonStruct* s, DragonPlayer* pl, int key) noexcept nogil:
+    """A person leaves the game ("libertado do serviço real"): its tile never comes back."""
+    person_remove_key(pl, key)
+    s.gone[key % N_TYPES] += 1
 
 
 cdef void palace_remove(DragonPlayer* pl, int p) noexcept nogil:
@@ -907,17 +914,19 @@ cdef void apply_place(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
         move_marker(s, s.cur, TYPE_VALUE[t])
     elif a < A_DISCARD_NEW:
         key = a - A_REPLACE
-        person_remove_key(pl, key)
+        release_person(s, pl, key)
         person_add(pl, key // N_TYPES, t)
         move_marker(s, s.cur, TYPE_VALUE[t])
-    # A_DISCARD_NEW: the new person leaves the game and the marker stays.
+    else:
+        # The new person leaves the game and the marker stays.
+        s.gone[t] += 1
     s.pending_type = NONE8
     finish_subturn(s)
 
 
 cdef void apply_release(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
     cdef int key = a - A_RELEASE
-    person_remove_key(pl, key)
+    release_person(s, pl, key)
     s.need[s.cur] -= 1
     if s.release_mode == REL_DROUGHT:
         s.last_choice = <int16_t>(key // N_TYPES)
@@ -941,7 +950,7 @@ cdef void apply_quake(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
     if a < A_QUAKE:
         # The palace lost a floor below its persons: one of them leaves.
         p = s.release_palace
-        person_remove_key(pl, a - A_RELEASE)
+        release_person(s, pl, a - A_RELEASE)
         quake_step_done(s, pl, p)
         return
     p = a - A_QUAKE
@@ -1033,6 +1042,33 @@ cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
         s.phase = PH_PLACE
     elif ph == PH_CONTRACT:
         apply_contract(s, pl, a - A_CONTRACT)
+
+# ---------------------------------------------------------------------------------------------
+# Entry points for tests that build positions by hand (DragonState._debug_*).
+
+cdef void dragon_debug_start_round(DragonStruct* s, int phase) noexcept nogil:
+    if not start_round(s, phase):
+        round_done(s)
+
+
+cdef void dragon_debug_run_flow(DragonStruct* s, int flow) noexcept nogil:
+    s.flow = <uint8_t>flow
+    run_flow(s)
+
+
+cdef void dragon_debug_recount(DragonStruct* s) noexcept nogil:
+    """Recompute every player's cached symbols and palace occupancy from its persons."""
+    cdef int i, j, key
+    cdef DragonPlayer* pl
+    for i in range(s.opt.n_players):
+        pl = &s.p[i]
+        memset(pl.sym, 0, sizeof(pl.sym))
+        for j in range(pl.n_palaces):
+            pl.palace[j] &= 3
+        for j in range(pl.n_persons):
+            key = pl.person[j]
+            pl.palace[key // N_TYPES] += 4
+            pl.sym[TYPE_KIND[key % N_TYPES]] += TYPE_SYM[key % N_TYPES]
 
 # ---------------------------------------------------------------------------------------------
 # The C-level interface (engine/core/interface.pxd).

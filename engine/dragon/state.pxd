@@ -203,6 +203,7 @@ ctypedef struct DragonStruct:
     uint8_t order_pos           # index in `order` of the seat whose turn it is in this round
     uint8_t events[N_MONTHS]    # the event row, EV_* per month
     uint8_t display[N_TYPES]    # person tiles left on the display, by type
+    uint8_t gone[N_TYPES]       # person tiles out of the game (released, or let go unplaced)
     uint8_t n_cards             # action cards in play: 7, or 8 with the Great Wall
     uint8_t n_groups            # action groups this month (= players)
     uint8_t card_group[N_CARDS_MAX]  # group of each action card this month
