@@ -275,11 +275,25 @@ cdef class DragonState(State):
             dragon_debug_recount(s)
 
     def _debug_set_board(self, *, month=None, events=None, groups=None, display=None,
-                         super_event=None) -> None:
+                         super_event=None, wall=None) -> None:
         """Overwrite the month (1-12), event row (names), this month's action groups (lists of
-        card names) or the display (type name -> count); tests only."""
+        card names), the display (type name -> count), the super event, or the wall (a list of
+        (seat, bonus name) from the left; seats' unused tiles follow); tests only."""
         cdef DragonStruct* s = self._s()
-        cdef int j
+        cdef int j, i
+        if wall is not None:
+            s.wall_len = len(wall)
+            for i in range(s.opt.n_players):
+                s.p[i].wall_built = 0
+                s.p[i].wall_unused = (1 << N_WALL_BONUSES) - 1
+            for j, (seat, bonus) in enumerate(wall):
+                b = data.WALL_BONUSES.index(bonus)
+                if not (s.p[seat].wall_unused >> b) & 1:
+                    raise ValueError(f"seat {seat} built its {bonus!r} tile twice")
+                s.wall_owner[j] = seat
+                s.wall_bonus[j] = b
+                s.p[seat].wall_built += 1
+                s.p[seat].wall_unused &= ~(1 << b)
         if month is not None:
             s.month = month - 1
         if events is not None:
