@@ -1079,7 +1079,9 @@ cdef int _num_players(const void* s) noexcept nogil:
 
 cdef int _current_player(const void* s) noexcept nogil:
     cdef const DragonStruct* d = <const DragonStruct*>s
-    return TERMINAL_PLAYER if d.phase == PH_OVER else d.cur
+    if d.phase == PH_OVER:
+        return TERMINAL_PLAYER
+    return d.cur
 
 
 cdef int _legal(const void* s, int* out) noexcept nogil:
