@@ -1,0 +1,21 @@
+"""The `tianti` command line: a thin layer over the library (engine, ai, ladder)."""
+from __future__ import annotations
+
+import typer
+
+from ladder.cli import bench, games, watch
+
+app = typer.Typer(
+    name="tianti",
+    help="tianti: play In the Year of the Dragon and Mount Tai against strong AI, run bot "
+    "tournaments with TrueSkill ratings, and benchmark the engines.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(bench.app, name="bench")
+app.command("watch")(watch.watch)
+app.command("games")(games.games)
+
+
+def main() -> None:
+    app()

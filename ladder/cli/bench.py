@@ -1,0 +1,45 @@
+"""`tianti bench`: how fast the engines (and, later, the search) run."""
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from engine.core.errors import TiantiError
+from engine.core.playout import random_playouts
+from ladder.cli.options import GameOpt, GameOptionsOpt, JsonOpt, PlayersOpt, fail, make_game
+
+app = typer.Typer(help="Measure the speed of the engines.", no_args_is_help=True)
+
+
+@app.command()
+def playouts(
+    game: GameOpt = "dragon",
+    players: PlayersOpt = None,
+    option: GameOptionsOpt = None,
+    seconds: Annotated[float, typer.Option("--seconds", "-s", help="how long to run", min=0.01)] = 3.0,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the random games")] = 0,
+    json_out: JsonOpt = False,
+) -> None:
+    """Random full games inside the compiled core, on one core: games and decisions per second."""
+    try:
+        g = make_game(game, players, option)
+    except TiantiError as e:
+        raise fail(str(e))
+    template = g.new_initial_state(seed)
+    if not json_out:
+        typer.echo(f"playing random {g.name} games with {g.num_players} players for {seconds:g} s ...",
+                   err=True)
+    result = random_playouts(template, seconds=seconds, seed=seed)
+    if json_out:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(
+        f"{result['game']} ({result['players']} players): "
+        f"{result['games_per_second']:,.0f} games/s, "
+        f"{result['decisions_per_game']:.1f} decisions/game, "
+        f"{result['decisions_per_second']:,.0f} decisions/s, "
+        f"state {result['state_bytes']} bytes "
+        f"({result['games']:,} games in {result['seconds']:.2f} s)"
+    )

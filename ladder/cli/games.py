@@ -1,0 +1,25 @@
+"""`tianti games`: the games tianti knows and their options."""
+from __future__ import annotations
+
+import json
+
+import typer
+
+from engine.registry import game_class, game_names
+from ladder.cli.options import JsonOpt
+
+
+def games(json_out: JsonOpt = False) -> None:
+    """List the games and every option each one takes."""
+    listing = []
+    for name in game_names():
+        cls = game_class(name)
+        listing.append({"name": name, "title": cls.TITLE, "options": cls.describe_options()})
+    if json_out:
+        typer.echo(json.dumps(listing))
+        return
+    for g in listing:
+        typer.secho(f"{g['name']}: {g['title']}", bold=True)
+        for o in g["options"]:
+            choices = f" (one of {', '.join(map(str, o['choices']))})" if o["choices"] else ""
+            typer.echo(f"  {o['name']} (default {o['default']!r}): {o['help']}{choices}")
