@@ -1,0 +1,1 @@
+"""pytest-benchmark suites: run with `make bench` (never part of `make test`)."""
