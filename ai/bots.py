@@ -37,10 +37,109 @@ class RandomBot:
         pass
 
 
+class HeuristicBot:
+    """Plays greedily by the game's move prior (no search): the ladder's reference opponent."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def step(self, state: Any) -> int:
+        legal = state.legal_actions()
+        prior = state.move_prior()
+        if prior is None:
+            return self._rng.choice(legal)
+        best = max(prior)
+        return self._rng.choice([a for a, p in zip(legal, prior) if p == best])
+
+    def restart(self) -> None:
+        pass
+
+
+class SearchBot:
+    """A bot that searches with the compiled MCTS core (see ai/search)."""
+
+    def __init__(self, mode: str, **options: Any) -> None:
+        from ai.search import Searcher
+
+        if not options.get("iterations") and not options.get("millis"):
+            options["millis"] = DEFAULT_MILLIS
+        self.spec_options = dict(options, mode=mode)
+        self.searcher = Searcher(mode=mode, **options)
+        self.last: dict[str, Any] | None = None
+
+    def step(self, state: Any) -> int:
+        self.last = self.searcher.search(state)
+        return self.last["action"]
+
+    def analyse(self, state: Any) -> dict[str, Any]:
+        """The search result for `state` (action, iterations, root statistics)."""
+        self.last = self.searcher.search(state)
+        return self.last
+
+    def restart(self) -> None:
+        self.searcher.restart()
+
+
+DEFAULT_MILLIS = 1000.0
+
+# The configuration tuning found best at about one second per move (see ai/STRONG.md).
+STRONG = {
+    "mode": "ismcts",
+    "millis": 1000.0,
+    "c": 0.7,
+    "playout": "heuristic",
+    "epsilon": 0.2,
+    "bias": 0.0,
+    "reward": "win",
+}
+
+
+def strong_bot(**overrides: Any) -> SearchBot:
+    """The default strong bot: the tuned ISMCTS configuration (about 1 s a move)."""
+    options = dict(STRONG, **overrides)
+    return SearchBot(**options)
+
+
+def _search_factory(mode: str) -> Callable[..., Bot]:
+    def factory(**options: Any) -> Bot:
+        return SearchBot(mode, **options)
+    factory.__doc__ = {
+        "ismcts": "Single-observer information-set MCTS: one tree over the bot's information sets.",
+        "mo-ismcts": "Multi-observer ISMCTS: one tree per player, moves seen as each observes them.",
+        "pimc": "Perfect-information Monte Carlo: K determinizations, a UCT tree each, root votes.",
+    }[mode]
+    return factory
+
+
+_SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
+    "iterations": (int, 0, "iteration budget over all threads (0: none)"),
+    "millis": (float, 0.0, "time budget in milliseconds (default 1000 when no budget is given)"),
+    "c": (float, 0.7, "UCB1 exploration constant"),
+    "reward": (str, "win", "win (ties shared), rank, or margin (score margin in [0, 1])"),
+    "playout": (str, "random", "random, heuristic (epsilon-greedy on the move prior) or mast"),
+    "epsilon": (float, 0.1, "heuristic/MAST playouts: probability of a random move"),
+    "cutoff": (int, 0, "playout steps before the game's evaluation scores the state (0: to the end)"),
+    "bias": (float, 0.0, "progressive bias weight on the move prior (0: off)"),
+    "final": (str, "visits", "final move by most visits or best mean"),
+    "reuse": (bool, True, "keep the tree between moves where it still applies"),
+    "threads": (int, 1, "root-parallel threads"),
+    "seed": (int, 0, "seed (a search with an iteration budget is reproducible)"),
+}
+_PIMC_OPTIONS = dict(
+    _SEARCH_OPTIONS,
+    determinizations=(int, 10, "number of determinizations (trees)"),
+    aggregate=(str, "visits", "combine the trees by summed visits or by vote"),
+)
+
 # name -> (factory, {option: (type, default, help)})
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
     "random": (RandomBot, {"seed": (int, None, "seed of the bot's own random choices")}),
+    "heuristic": (HeuristicBot, {"seed": (int, None, "seed for breaking ties")}),
+    "ismcts": (_search_factory("ismcts"), _SEARCH_OPTIONS),
+    "mo-ismcts": (_search_factory("mo-ismcts"), _SEARCH_OPTIONS),
+    "pimc": (_search_factory("pimc"), _PIMC_OPTIONS),
+    "strong": (strong_bot, _PIMC_OPTIONS),
 }
 
 
@@ -105,7 +204,10 @@ def make_bot(spec: str, **overrides: Any) -> Bot:
             raise BotSpecError(f"bot {name!r} has no option {key!r}; its options: {allowed}")
         kwargs[key] = _convert(value, declared[key][0], name, key)
     kwargs.update(overrides)
-    return factory(**kwargs)
+    try:
+        return factory(**kwargs)
+    except ValueError as e:
+        raise BotSpecError(f"bot {spec!r}: {e}") from None
 
 
 def _python_bot(name: str, raw: dict[str, str]) -> Bot:

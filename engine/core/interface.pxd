@@ -72,3 +72,23 @@ ctypedef struct GameDef:
     # Finishing position per seat into `out[num_players]`: 0 = first; seats still tied after the
     # game's tie-break share the better position. Reflects the current scores when not terminal.
     void (*ranks)(const void* s, int* out) noexcept nogil
+
+    # -- Optional game knowledge for the search (NULL / 0 when a game has none) -----------------
+
+    # A cheap prior over the `n` legal actions `actions` of `s` (as `legal_actions` lists them):
+    # a non-negative weight per action into `out[n]`, higher = more promising. Used by heuristic
+    # playouts, progressive bias and the `heuristic` bot. Must not change `s`.
+    void (*move_prior)(const void* s, const int* actions, int n, double* out) noexcept nogil
+
+    # A heuristic value per seat in [0, 1] of a non-terminal `s` (an estimate of each seat's
+    # share of the win; the values need not sum to 1), into `out[num_players]`. Used by cut-off
+    # playouts in place of playing to the end.
+    void (*evaluate)(const void* s, double* out) noexcept nogil
+
+    # What seat `observer` sees when the player to move in `s` takes `action`: an id (>= 0) that
+    # is the same for every action the observer cannot tell apart. NULL: all actions are public
+    # (every observer sees the action itself). Used by MO-ISMCTS.
+    int (*observe_action)(const void* s, int action, int observer) noexcept nogil
+
+    # A typical winning margin in points, the scale of the "score margin" reward.
+    double score_scale

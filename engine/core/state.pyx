@@ -147,6 +147,33 @@ cdef class State:
         self.gdef.ranks(self.data, out)
         return [out[i] for i in range(n)]
 
+    # -- game knowledge (for bots and tests) ----------------------------------------------------
+
+    def move_prior(self) -> list | None:
+        """The game's prior weight of each legal action (in legal_actions order), or None if
+        the game has no move prior."""
+        cdef int n
+        cdef double* out
+        if self.gdef.move_prior == NULL or self.gdef.is_terminal(self.data):
+            return None
+        n = self.gdef.legal_actions(self.data, self.buf)
+        out = <double*>malloc(n * sizeof(double))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            self.gdef.move_prior(self.data, self.buf, n, out)
+            return [out[i] for i in range(n)]
+        finally:
+            free(out)
+
+    def evaluate(self) -> list | None:
+        """The game's heuristic value per seat in [0, 1], or None if it has none."""
+        cdef double out[MAX_GAME_PLAYERS]
+        if self.gdef.evaluate == NULL:
+            return None
+        self.gdef.evaluate(self.data, out)
+        return [out[i] for i in range(self.gdef.num_players(self.data))]
+
     # -- copies and determinization -------------------------------------------------------------
 
     def clone(self) -> State:

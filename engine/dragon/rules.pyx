@@ -12,6 +12,7 @@ from libc.string cimport memset, memcpy
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.dragon.state cimport *
+from engine.dragon.knowledge cimport dragon_move_prior, dragon_evaluate
 
 from engine.dragon import data as _data
 
@@ -1161,6 +1162,10 @@ _GAMEDEF.is_terminal = _is_terminal
 _GAMEDEF.returns = _returns
 _GAMEDEF.scores = _scores
 _GAMEDEF.ranks = _ranks
+_GAMEDEF.move_prior = dragon_move_prior
+_GAMEDEF.evaluate = dragon_evaluate
+_GAMEDEF.observe_action = NULL     # every decision is public
+_GAMEDEF.score_scale = 15.0        # a typical winning margin in VP
 
 
 cdef const GameDef* dragon_gamedef() noexcept nogil:

@@ -1,0 +1,86 @@
+# The search core: determinized MCTS (PIMC) and information-set MCTS (SO- and MO-ISMCTS), written
+# once for every game through the C-level interface (engine/core/interface.pxd).
+#
+# Memory: each worker owns its trees (node pools grown by realloc), its scratch states and its
+# MAST table; a `Searcher` owns its workers and frees everything in __dealloc__. All search code
+# runs without the GIL on plain C data; root-parallel workers run in separate threads and share
+# nothing but the read-only root state and config.
+
+from libc.stdint cimport int32_t, int8_t, uint64_t
+from engine.core.interface cimport GameDef
+from engine.core.rng cimport Rng
+
+cdef enum:
+    MODE_PIMC = 0           # K determinizations, a perfect-information UCT tree each
+    MODE_ISMCTS = 1         # SO-ISMCTS: one tree over the searcher's information sets
+    MODE_MO_ISMCTS = 2      # MO-ISMCTS: one tree per player, moves seen through observe_action
+
+    REWARD_WIN = 0          # 1 for the winner, ties shared (the game's returns)
+    REWARD_RANK = 1         # (players - 1 - rank) / (players - 1)
+    REWARD_MARGIN = 2       # 0.5 + (own score - best other) / (2 * score_scale), clipped to [0, 1]
+
+    PLAYOUT_RANDOM = 0      # uniform over legal actions
+    PLAYOUT_HEURISTIC = 1   # epsilon-greedy over the game's move prior
+    PLAYOUT_MAST = 2        # epsilon-greedy over the move-average rewards (per seat and action)
+
+    FINAL_VISITS = 0        # the most visited root action
+    FINAL_MEAN = 1          # the root action with the best mean reward (min. 1 visit)
+
+    AGG_VISITS = 0          # PIMC: sum the root visits of every tree
+    AGG_VOTE = 1            # PIMC: each tree votes for its most visited action
+
+    NO_NODE = -1
+
+
+ctypedef struct SearchConfig:
+    int mode                # MODE_*
+    int determinizations    # PIMC: trees (K >= 1)
+    int aggregate           # PIMC: AGG_*
+    int reward              # REWARD_*
+    int playout             # PLAYOUT_*
+    double epsilon          # heuristic / MAST playouts: probability of a uniformly random move
+    int cutoff              # playout steps before the game's evaluation scores the state (0: to the end)
+    double c                # UCB1 exploration constant
+    double bias             # progressive bias weight on the move prior (0: off)
+    long long iterations    # iteration budget over all workers (0: none)
+    double millis           # wall-clock budget in milliseconds (0: none)
+    int final_move          # FINAL_*
+    int reuse               # keep the tree between moves where it still applies (ISMCTS modes)
+
+
+# One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of
+# a node form a singly linked list sorted by `key`.
+ctypedef struct Node:
+    int32_t parent          # index of the parent (NO_NODE for the root)
+    int32_t child           # first child, or NO_NODE
+    int32_t sibling         # next sibling, or NO_NODE
+    int32_t key             # the action on the edge (or, in another player's MO tree, its observation)
+    int32_t visits          # iterations through this node
+    int32_t avail           # iterations in which this edge was available (ISMCTS)
+    double reward           # summed reward of `mover` over those iterations
+    float prior             # move prior of the edge (progressive bias), normalized per node
+    int8_t mover            # seat that took the edge
+
+
+ctypedef struct Tree:
+    Node* nodes             # the pool, owned (realloc'd as it grows)
+    int32_t size            # nodes in use; nodes[0] is the root
+    int32_t cap             # nodes allocated
+
+
+ctypedef struct Worker:
+    Tree* trees             # n_trees trees, owned
+    int n_trees             # PIMC: K; SO-ISMCTS: 1; MO-ISMCTS: players
+    Rng rng
+    char* roots             # PIMC: the K determinized root states (state_size each), owned
+    char* work              # scratch state, owned
+    int* acts               # legal actions scratch (max_legal_actions), owned
+    int* untried            # legal actions without a child yet (max_legal_actions), owned
+    double* prior           # move prior scratch (max_legal_actions), owned
+    double* mast_sum        # MAST: reward sums [players][num_distinct_actions], owned
+    int* mast_count         # MAST: counts, same shape, owned
+    int32_t* path           # node indices of the current iteration per tree [n_trees][path_cap]
+    int* trail              # (mover, action) pairs of the current iteration, for MAST
+    int path_cap            # room per tree in `path`
+    int trail_cap           # pairs of room in `trail`
+    long long iterations    # iterations run in the last search

@@ -1,0 +1,741 @@
+# cython: language_level=3
+"""The search core: PIMC, SO-ISMCTS and MO-ISMCTS over any game's C-level interface.
+
+`Searcher` is the Python face; everything per iteration (determinize, select, expand, playout,
+backpropagate) runs in the nogil functions below on plain C data. Chance is handled open-loop:
+the tree branches on decisions only, and every iteration's chance outcomes come from that
+iteration's determinization.
+"""
+
+import threading
+import time
+
+from libc.math cimport log, sqrt, INFINITY
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from engine.core.interface cimport GameDef, MAX_GAME_PLAYERS
+from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_uniform
+from engine.core.state cimport State
+
+MODES = {"pimc": MODE_PIMC, "ismcts": MODE_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
+REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
+PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "mast": PLAYOUT_MAST}
+FINALS = {"visits": FINAL_VISITS, "mean": FINAL_MEAN}
+AGGREGATES = {"visits": AGG_VISITS, "vote": AGG_VOTE}
+
+cdef enum:
+    DEF_NODES = 1024         # nodes a tree starts with
+NODE_BYTES = sizeof(Node)
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+# ---------------------------------------------------------------------------------------------
+# Trees.
+
+cdef int tree_init(Tree* t) noexcept nogil:
+    t.nodes = <Node*>malloc(DEF_NODES * sizeof(Node))
+    if t.nodes == NULL:
+        return -1
+    t.cap = DEF_NODES
+    tree_clear(t)
+    return 0
+
+
+cdef void tree_clear(Tree* t) noexcept nogil:
+    """Just a root."""
+    t.size = 1
+    memset(&t.nodes[0], 0, sizeof(Node))
+    t.nodes[0].parent = NO_NODE
+    t.nodes[0].child = NO_NODE
+    t.nodes[0].sibling = NO_NODE
+    t.nodes[0].key = -1
+    t.nodes[0].mover = -1
+
+
+cdef int32_t tree_add(Tree* t, int32_t parent, int key, int mover, float prior) noexcept nogil:
+    """A new child of `parent` on edge `key`, inserted in key order; NO_NODE if out of memory."""
+    cdef Node* grown
+    cdef int32_t idx, prev, cur
+    if t.size == t.cap:
+        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
+        if grown == NULL:
+            return NO_NODE
+        t.nodes = grown
+        t.cap *= 2
+    idx = t.size
+    t.size += 1
+    t.nodes[idx].parent = parent
+    t.nodes[idx].child = NO_NODE
+    t.nodes[idx].key = key
+    t.nodes[idx].visits = 0
+    t.nodes[idx].avail = 0
+    t.nodes[idx].reward = 0.0
+    t.nodes[idx].prior = prior
+    t.nodes[idx].mover = <signed char>mover
+    prev = NO_NODE
+    cur = t.nodes[parent].child
+    while cur != NO_NODE and t.nodes[cur].key < key:
+        prev = cur
+        cur = t.nodes[cur].sibling
+    t.nodes[idx].sibling = cur
+    if prev == NO_NODE:
+        t.nodes[parent].child = idx
+    else:
+        t.nodes[prev].sibling = idx
+    return idx
+
+
+cdef int32_t tree_find(const Tree* t, int32_t parent, int key) noexcept nogil:
+    cdef int32_t cur = t.nodes[parent].child
+    while cur != NO_NODE and t.nodes[cur].key < key:
+        cur = t.nodes[cur].sibling
+    if cur != NO_NODE and t.nodes[cur].key == key:
+        return cur
+    return NO_NODE
+
+
+cdef int tree_reroot(Tree* t, int32_t new_root) noexcept nogil:
+    """Keep only the subtree under `new_root`, compacted, with it as the root. -1: no memory."""
+    cdef Node* fresh
+    cdef int32_t* order
+    cdef int32_t* remap
+    cdef int32_t head = 0, tail = 0, old, c, i, n
+    if new_root == 0:
+        return 0
+    order = <int32_t*>malloc(t.size * sizeof(int32_t))
+    remap = <int32_t*>malloc(t.size * sizeof(int32_t))
+    if order == NULL or remap == NULL:
+        free(order)
+        free(remap)
+        return -1
+    order[tail] = new_root
+    tail += 1
+    while head < tail:
+        old = order[head]
+        remap[old] = head
+        head += 1
+        c = t.nodes[old].child
+        while c != NO_NODE:
+            order[tail] = c
+            tail += 1
+            c = t.nodes[c].sibling
+    n = tail
+    fresh = <Node*>malloc(max(n, DEF_NODES) * sizeof(Node))
+    if fresh == NULL:
+        free(order)
+        free(remap)
+        return -1
+    for i in range(n):
+        fresh[i] = t.nodes[order[i]]
+        fresh[i].parent = NO_NODE if i == 0 else remap[fresh[i].parent]
+        fresh[i].child = NO_NODE if fresh[i].child == NO_NODE else remap[fresh[i].child]
+        if i == 0:
+            fresh[i].sibling = NO_NODE
+        elif fresh[i].sibling != NO_NODE:
+            fresh[i].sibling = remap[fresh[i].sibling]
+    free(t.nodes)
+    free(order)
+    free(remap)
+    t.nodes = fresh
+    t.size = n
+    t.cap = max(n, DEF_NODES)
+    return 0
+
+# ---------------------------------------------------------------------------------------------
+# Rewards and playouts.
+
+cdef void terminal_rewards(const GameDef* g, const SearchConfig* cfg, const void* s, int n,
+                           double* out) noexcept nogil:
+    cdef int ranks[MAX_GAME_PLAYERS]
+    cdef double sc[MAX_GAME_PLAYERS]
+    cdef int i, j
+    cdef double best, scale
+    if cfg.reward == REWARD_RANK:
+        g.ranks(s, ranks)
+        for i in range(n):
+            out[i] = (n - 1 - ranks[i]) / <double>(n - 1)
+    elif cfg.reward == REWARD_MARGIN:
+        g.scores(s, sc)
+        scale = g.score_scale if g.score_scale > 0 else 20.0
+        for i in range(n):
+            best = -INFINITY
+            for j in range(n):
+                if j != i and sc[j] > best:
+                    best = sc[j]
+            out[i] = min(1.0, max(0.0, 0.5 + (sc[i] - best) / (2.0 * scale)))
+    else:
+        g.returns(s, out)
+
+
+cdef int argmax_random(const double* v, int n, Rng* rng) noexcept nogil:
+    """Index of the largest value, ties broken uniformly at random."""
+    cdef int i, best = 0, ties = 1
+    for i in range(1, n):
+        if v[i] > v[best]:
+            best = i
+            ties = 1
+        elif v[i] == v[best]:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = i
+    return best
+
+
+cdef int trail_push(Worker* w, int* length, int mover, int action) noexcept nogil:
+    cdef int* grown
+    if length[0] == w.trail_cap:
+        grown = <int*>realloc(w.trail, 4 * w.trail_cap * sizeof(int))
+        if grown == NULL:
+            return -1
+        w.trail = grown
+        w.trail_cap *= 2
+    w.trail[2 * length[0]] = mover
+    w.trail[2 * length[0] + 1] = action
+    length[0] += 1
+    return 0
+
+
+cdef void playout(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_players,
+                  int* trail_len, double* rewards) noexcept nogil:
+    """From w.work to the end (or the cut-off), then the rewards of every seat."""
+    cdef int steps = 0, n, i, a, mover, na = g.num_distinct_actions
+    cdef void* s = w.work
+    cdef int kind = cfg.playout
+    cdef bint track = cfg.playout == PLAYOUT_MAST
+    if kind == PLAYOUT_HEURISTIC and g.move_prior == NULL:
+        kind = PLAYOUT_RANDOM
+    while not g.is_terminal(s):
+        if cfg.cutoff > 0 and steps >= cfg.cutoff and g.evaluate != NULL:
+            g.evaluate(s, rewards)
+            return
+        mover = g.current_player(s)
+        n = g.legal_actions(s, w.acts)
+        if n == 1:
+            a = w.acts[0]
+        elif kind == PLAYOUT_RANDOM or rng_uniform(&w.rng) < cfg.epsilon:
+            a = w.acts[rng_below(&w.rng, n)]
+        elif kind == PLAYOUT_HEURISTIC:
+            g.move_prior(s, w.acts, n, w.prior)
+            a = w.acts[argmax_random(w.prior, n, &w.rng)]
+        else:
+            for i in range(n):
+                a = mover * na + w.acts[i]
+                w.prior[i] = (w.mast_sum[a] / w.mast_count[a]) if w.mast_count[a] > 0 else 1.0
+            a = w.acts[argmax_random(w.prior, n, &w.rng)]
+        if track:
+            trail_push(w, trail_len, mover, a)
+        g.apply_action(s, a)
+        steps += 1
+    terminal_rewards(g, cfg, s, n_players, rewards)
+
+# ---------------------------------------------------------------------------------------------
+# One iteration.
+
+cdef int path_push(Worker* w, int tree, int* depth, int32_t node) noexcept nogil:
+    """Append `node` to tree `tree`'s path; grows the path arrays when full."""
+    cdef int32_t* grown
+    cdef int t, i
+    if depth[0] == w.path_cap:
+        grown = <int32_t*>malloc(w.n_trees * 2 * w.path_cap * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        for t in range(w.n_trees):
+            for i in range(w.path_cap):
+                grown[t * 2 * w.path_cap + i] = w.path[t * w.path_cap + i]
+        free(w.path)
+        w.path = grown
+        w.path_cap *= 2
+    w.path[tree * w.path_cap + depth[0]] = node
+    depth[0] += 1
+    return 0
+
+
+cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* cfg, Tree* t,
+                              int32_t node, const void* s, int n, int mover,
+                              bint* expanded) noexcept nogil:
+    """At `node` with the legal actions w.acts[:n] of state `s`: count availability, then either
+    add a child for an untried action (expanded = True) or pick the best child by UCB1 (plus
+    progressive bias). Returns the child, or NO_NODE if memory ran out."""
+    cdef int32_t c = t.nodes[node].child, best = NO_NODE, child
+    cdef int i, u = 0, pick
+    cdef double score, best_score = -INFINITY, total
+    cdef Node* nd
+    for i in range(n):
+        while c != NO_NODE and t.nodes[c].key < w.acts[i]:
+            c = t.nodes[c].sibling
+        if c != NO_NODE and t.nodes[c].key == w.acts[i]:
+            nd = &t.nodes[c]
+            nd.avail += 1
+            score = nd.reward / nd.visits + cfg.c * sqrt(log(<double>nd.avail) / nd.visits)
+            if cfg.bias > 0:
+                score += cfg.bias * nd.prior / (nd.visits + 1.0)
+            if score > best_score:
+                best_score = score
+                best = c
+        else:
+            w.untried[u] = i
+            u += 1
+    if u == 0:
+        expanded[0] = False
+        return best
+    expanded[0] = True
+    if cfg.bias > 0 and g.move_prior != NULL:
+        g.move_prior(s, w.acts, n, w.prior)
+        total = 0.0
+        for i in range(n):
+            total += w.prior[i]
+        pick = w.untried[0]
+        for i in range(1, u):
+            if w.prior[w.untried[i]] > w.prior[pick]:
+                pick = w.untried[i]
+        child = tree_add(t, node, w.acts[pick], mover,
+                         <float>(w.prior[pick] / total if total > 0 else 1.0 / n))
+    else:
+        pick = w.untried[rng_below(&w.rng, u)]
+        child = tree_add(t, node, w.acts[pick], mover, <float>(1.0 / n))
+    if child != NO_NODE:
+        t.nodes[child].avail = 1
+    return child
+
+
+cdef void backprop(Worker* w, Tree* t, int tree, int depth, const double* rewards) noexcept nogil:
+    cdef int i
+    cdef Node* nd
+    for i in range(depth):
+        nd = &t.nodes[w.path[tree * w.path_cap + i]]
+        nd.visits += 1
+        if nd.mover >= 0:
+            nd.reward += rewards[nd.mover]
+
+
+cdef void mast_update(Worker* w, const GameDef* g, int trail_len, const double* rewards) noexcept nogil:
+    cdef int i, mover, idx
+    for i in range(trail_len):
+        mover = w.trail[2 * i]
+        idx = mover * g.num_distinct_actions + w.trail[2 * i + 1]
+        w.mast_sum[idx] += rewards[mover]
+        w.mast_count[idx] += 1
+
+
+cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, const void* root,
+                         int me, Tree* t, bint determinize, int n_players) noexcept nogil:
+    """One iteration on one tree: SO-ISMCTS (determinize each time) or a PIMC tree (root
+    already determinized)."""
+    cdef double rewards[MAX_GAME_PLAYERS]
+    cdef int32_t node = 0, child
+    cdef int depth = 0, trail_len = 0, n, mover
+    cdef bint expanded = False
+    cdef void* s = w.work
+    g.copy_state(root, s)
+    if determinize:
+        g.determinize(s, me, &w.rng)
+    path_push(w, 0, &depth, 0)
+    while not g.is_terminal(s):
+        mover = g.current_player(s)
+        n = g.legal_actions(s, w.acts)
+        child = select_or_expand(w, g, cfg, t, node, s, n, mover, &expanded)
+        if child == NO_NODE:
+            break
+        if cfg.playout == PLAYOUT_MAST:
+            trail_push(w, &trail_len, mover, t.nodes[child].key)
+        g.apply_action(s, t.nodes[child].key)
+        node = child
+        path_push(w, 0, &depth, node)
+        if expanded:
+            break
+    playout(w, g, cfg, n_players, &trail_len, rewards)
+    backprop(w, t, 0, depth, rewards)
+    if cfg.playout == PLAYOUT_MAST:
+        mast_update(w, g, trail_len, rewards)
+
+
+cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const void* root,
+                     int me, int n_players) noexcept nogil:
+    """One MO-ISMCTS iteration: each seat's tree is walked by what that seat observes; the
+    mover's own tree chooses the move."""
+    cdef double rewards[MAX_GAME_PLAYERS]
+    cdef int32_t cur[MAX_GAME_PLAYERS]
+    cdef int32_t child, other
+    cdef int depth = 0, d, trail_len = 0, n, mover, q, a, key
+    cdef bint expanded = False, failed = False
+    cdef void* s = w.work
+    cdef Tree* t
+    g.copy_state(root, s)
+    g.determinize(s, me, &w.rng)
+    for q in range(n_players):
+        cur[q] = 0
+        d = depth
+        path_push(w, q, &d, 0)
+    depth = 1
+    while not g.is_terminal(s):
+        mover = g.current_player(s)
+        n = g.legal_actions(s, w.acts)
+        t = &w.trees[mover]
+        child = select_or_expand(w, g, cfg, t, cur[mover], s, n, mover, &expanded)
+        if child == NO_NODE:
+            break
+        a = t.nodes[child].key
+        for q in range(n_players):
+            if q == mover:
+                cur[q] = child
+                continue
+            key = a if g.observe_action == NULL else g.observe_action(s, a, q)
+            other = tree_find(&w.trees[q], cur[q], key)
+            if other == NO_NODE:
+                other = tree_add(&w.trees[q], cur[q], key, mover, 0.0)
+                if other == NO_NODE:
+                    failed = True
+                    break
+            w.trees[q].nodes[other].avail += 1
+            cur[q] = other
+        if failed:
+            break
+        for q in range(n_players):
+            d = depth
+            path_push(w, q, &d, cur[q])
+        depth += 1
+        if cfg.playout == PLAYOUT_MAST:
+            trail_push(w, &trail_len, mover, a)
+        g.apply_action(s, a)
+        if expanded:
+            break
+    playout(w, g, cfg, n_players, &trail_len, rewards)
+    for q in range(n_players):
+        backprop(w, &w.trees[q], q, depth, rewards)
+    if cfg.playout == PLAYOUT_MAST:
+        mast_update(w, g, trail_len, rewards)
+
+
+cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cfg,
+                             const void* root, int me, int n_players, long long max_iters,
+                             double deadline) noexcept nogil:
+    """Iterate until `max_iters` (if > 0) or the monotonic clock passes `deadline` (if > 0)."""
+    cdef long long it = 0
+    cdef int k
+    cdef size_t size = g.state_size
+    while True:
+        if max_iters > 0 and it >= max_iters:
+            break
+        if deadline > 0 and now() >= deadline:
+            break
+        if cfg.mode == MODE_PIMC:
+            k = it % w.n_trees
+            iterate_single(w, g, cfg, w.roots + k * size, me, &w.trees[k], False, n_players)
+        elif cfg.mode == MODE_ISMCTS:
+            iterate_single(w, g, cfg, root, me, &w.trees[0], True, n_players)
+        else:
+            iterate_mo(w, g, cfg, root, me, n_players)
+        it += 1
+    w.iterations = it
+    return it
+
+# ---------------------------------------------------------------------------------------------
+# Workers.
+
+cdef int worker_init(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_players,
+                     uint64_t seed) noexcept nogil:
+    cdef int i
+    memset(w, 0, sizeof(Worker))
+    if cfg.mode == MODE_PIMC:
+        w.n_trees = cfg.determinizations
+    elif cfg.mode == MODE_MO_ISMCTS:
+        w.n_trees = n_players
+    else:
+        w.n_trees = 1
+    rng_seed(&w.rng, seed)
+    w.trees = <Tree*>calloc(w.n_trees, sizeof(Tree))
+    w.work = <char*>malloc(g.state_size)
+    w.acts = <int*>malloc(g.max_legal_actions * sizeof(int))
+    w.untried = <int*>malloc(g.max_legal_actions * sizeof(int))
+    w.prior = <double*>malloc(g.max_legal_actions * sizeof(double))
+    w.path_cap = 256
+    w.path = <int32_t*>malloc(w.n_trees * w.path_cap * sizeof(int32_t))
+    w.trail_cap = 1024
+    w.trail = <int*>malloc(2 * w.trail_cap * sizeof(int))
+    if cfg.mode == MODE_PIMC:
+        w.roots = <char*>malloc(w.n_trees * g.state_size)
+    if cfg.playout == PLAYOUT_MAST:
+        w.mast_sum = <double*>calloc(n_players * g.num_distinct_actions, sizeof(double))
+        w.mast_count = <int*>calloc(n_players * g.num_distinct_actions, sizeof(int))
+        if w.mast_sum == NULL or w.mast_count == NULL:
+            return -1
+    if (w.trees == NULL or w.work == NULL or w.acts == NULL or w.untried == NULL
+            or w.prior == NULL or w.path == NULL or w.trail == NULL
+            or (cfg.mode == MODE_PIMC and w.roots == NULL)):
+        return -1
+    for i in range(w.n_trees):
+        if tree_init(&w.trees[i]) != 0:
+            return -1
+    return 0
+
+
+cdef void worker_free(Worker* w) noexcept nogil:
+    cdef int i
+    if w.trees != NULL:
+        for i in range(w.n_trees):
+            free(w.trees[i].nodes)
+    free(w.trees)
+    free(w.roots)
+    free(w.work)
+    free(w.acts)
+    free(w.untried)
+    free(w.prior)
+    free(w.mast_sum)
+    free(w.mast_count)
+    free(w.path)
+    free(w.trail)
+    memset(w, 0, sizeof(Worker))
+
+
+cdef class Searcher:
+    """A configured search that can be asked for a move in any state of one game.
+
+    Holds its trees between calls so that `reuse` can continue from the position reached.
+    """
+    cdef const GameDef* g
+    cdef SearchConfig cfg
+    cdef Worker* workers
+    cdef int n_workers
+    cdef int n_players
+    cdef uint64_t seed
+    cdef uint64_t calls
+    cdef list last_history
+    cdef int last_player
+    cdef readonly dict config
+
+    def __cinit__(self):
+        self.workers = NULL
+        self.n_workers = 0
+        self.g = NULL
+
+    def __init__(self, *, mode="ismcts", iterations=0, millis=0.0, c=0.7, reward="win",
+                 playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
+                 aggregate="visits", final="visits", reuse=True, threads=1, seed=0):
+        def pick(table, value, what):
+            if value not in table:
+                raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
+            return table[value]
+        self.cfg.mode = pick(MODES, mode, "mode")
+        self.cfg.reward = pick(REWARDS, reward, "reward")
+        self.cfg.playout = pick(PLAYOUTS, playout, "playout")
+        self.cfg.final_move = pick(FINALS, final, "final")
+        self.cfg.aggregate = pick(AGGREGATES, aggregate, "aggregate")
+        if iterations < 0 or millis < 0 or (iterations == 0 and millis == 0):
+            raise ValueError("give a budget: iterations > 0 and/or millis > 0")
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+        if c < 0 or bias < 0 or cutoff < 0:
+            raise ValueError("c, bias and cutoff must not be negative")
+        if determinizations < 1:
+            raise ValueError(f"determinizations must be at least 1, got {determinizations}")
+        if not 1 <= threads <= 64:
+            raise ValueError(f"threads must be in 1..64, got {threads}")
+        self.cfg.iterations = iterations
+        self.cfg.millis = millis
+        self.cfg.c = c
+        self.cfg.epsilon = epsilon
+        self.cfg.cutoff = cutoff
+        self.cfg.bias = bias
+        self.cfg.determinizations = determinizations
+        self.cfg.reuse = 1 if reuse else 0
+        self.n_workers = threads
+        self.seed = seed
+        self.calls = 0
+        self.last_history = None
+        self.last_player = -1
+        self.config = dict(mode=mode, iterations=iterations, millis=millis, c=c, reward=reward,
+                           playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
+                           determinizations=determinizations, aggregate=aggregate, final=final,
+                           reuse=reuse, threads=threads, seed=seed)
+
+    def __dealloc__(self):
+        self._free_workers()
+
+    cdef void _free_workers(self):
+        cdef int i
+        if self.workers != NULL:
+            for i in range(self.n_workers):
+                worker_free(&self.workers[i])
+            free(self.workers)
+            self.workers = NULL
+
+    cdef void _setup(self, State state) except *:
+        cdef int i
+        cdef uint64_t s
+        cdef Rng mix
+        self._free_workers()
+        self.g = state.gdef
+        self.n_players = self.g.num_players(state.data)
+        self.workers = <Worker*>calloc(self.n_workers, sizeof(Worker))
+        if self.workers == NULL:
+            raise MemoryError()
+        rng_seed(&mix, self.seed)
+        for i in range(self.n_workers):
+            s = rng_next(&mix)
+            if worker_init(&self.workers[i], self.g, &self.cfg, self.n_players, s) != 0:
+                self._free_workers()
+                raise MemoryError()
+        self.last_history = None
+
+    def restart(self) -> None:
+        """Forget the trees and the MAST tables (a new game begins)."""
+        self._free_workers()
+        self.last_history = None
+
+    cdef bint _reuse_trees(self, State state, int me) except -1:
+        """Move each worker's root to the node the game reached since the last search; False if
+        the trees do not apply (then they are cleared)."""
+        cdef int i, t
+        cdef int32_t node
+        cdef Tree* tree
+        if (not self.cfg.reuse or self.cfg.mode == MODE_PIMC or self.last_history is None
+                or me != self.last_player or self.g.observe_action != NULL):
+            return False
+        history = state.history()
+        k = len(self.last_history)
+        if len(history) < k or history[:k] != self.last_history:
+            return False
+        since = history[k:]
+        for i in range(self.n_workers):
+            for t in range(self.workers[i].n_trees):
+                tree = &self.workers[i].trees[t]
+                node = 0
+                for a in since:
+                    node = tree_find(tree, node, a)
+                    if node == NO_NODE:
+                        return False
+                if tree_reroot(tree, node) != 0:
+                    return False
+        return True
+
+    def _run_worker(self, int i, State state, int me, long long iters, double deadline) -> None:
+        cdef Worker* w = &self.workers[i]
+        cdef const GameDef* g = self.g
+        cdef const SearchConfig* cfg = &self.cfg
+        cdef const void* root = state.data
+        cdef int n_players = self.n_players
+        with nogil:
+            worker_search(w, g, cfg, root, me, n_players, iters, deadline)
+
+    def search(self, State state, player=None) -> dict:
+        """Search from `state` for `player` (default: the player to move). The state is only
+        read; every iteration starts from a determinization of it from `player`'s view.
+        Returns the chosen action and the root statistics."""
+        cdef int i, k, t, me
+        cdef Worker* w
+        cdef Tree* tree
+        cdef int32_t c
+        cdef double deadline = 0.0
+        cdef long long per
+        if state.is_terminal():
+            raise ValueError("the game is over: there is nothing to search")
+        me = state.current_player() if player is None else player
+        if self.g != state.gdef or self.workers == NULL:
+            self._setup(state)
+        elif self.n_players != self.g.num_players(state.data):
+            self._setup(state)
+        reused = self._reuse_trees(state, me)
+        if not reused:
+            for i in range(self.n_workers):
+                for t in range(self.workers[i].n_trees):
+                    tree_clear(&self.workers[i].trees[t])
+        self.calls += 1
+        # PIMC: fresh determinized roots per worker and tree.
+        if self.cfg.mode == MODE_PIMC:
+            for i in range(self.n_workers):
+                w = &self.workers[i]
+                for k in range(w.n_trees):
+                    self.g.copy_state(state.data, w.roots + k * self.g.state_size)
+                    self.g.determinize(w.roots + k * self.g.state_size, me, &w.rng)
+        start = time.perf_counter()
+        if self.cfg.millis > 0:
+            deadline = now() + self.cfg.millis / 1000.0
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            per = 0
+            iters = [0] * self.n_workers
+        else:
+            per = self.cfg.iterations // self.n_workers if self.cfg.iterations > 0 else 0
+            extra = self.cfg.iterations - per * self.n_workers if self.cfg.iterations > 0 else 0
+            iters = [per + (1 if i < extra else 0) for i in range(self.n_workers)]
+            if self.cfg.iterations > 0 and per == 0:
+                iters = [1 if i < self.cfg.iterations else 0 for i in range(self.n_workers)]
+            threads = [
+                threading.Thread(target=self._run_worker, args=(i, state, me, iters[i], deadline))
+                for i in range(1, self.n_workers)
+                if iters[i] > 0 or self.cfg.iterations == 0
+            ]
+            for th in threads:
+                th.start()
+            if iters[0] > 0 or self.cfg.iterations == 0:
+                self._run_worker(0, state, me, iters[0], deadline)
+            for th in threads:
+                th.join()
+        seconds = time.perf_counter() - start
+        stats = self._root_stats(me)
+        action = self._choose(stats, legal)
+        self.last_history = state.history()
+        self.last_player = me
+        total_iters = sum(self.workers[i].iterations for i in range(self.n_workers)) if len(legal) > 1 else 0
+        nodes = sum(self.workers[i].trees[t].size for i in range(self.n_workers)
+                    for t in range(self.workers[i].n_trees))
+        return {
+            "action": action,
+            "iterations": total_iters,
+            "seconds": seconds,
+            "nodes": nodes,
+            "node_bytes": NODE_BYTES,
+            "reused": reused,
+            "root": sorted(
+                ({"action": a, "visits": v["visits"],
+                  "mean": v["reward"] / v["visits"] if v["visits"] else 0.0,
+                  "votes": v["votes"]}
+                 for a, v in stats.items()),
+                key=lambda r: (-r["visits"], r["action"]),
+            ),
+        }
+
+    cdef dict _root_stats(self, int me):
+        """Root child statistics summed over workers (and PIMC trees), by action."""
+        cdef int i, t
+        cdef int32_t c, best
+        cdef Tree* tree
+        stats = {}
+        for i in range(self.n_workers):
+            for t in range(self.workers[i].n_trees):
+                if self.cfg.mode == MODE_MO_ISMCTS and t != me:
+                    continue
+                tree = &self.workers[i].trees[t]
+                c = tree.nodes[0].child
+                best = NO_NODE
+                while c != NO_NODE:
+                    entry = stats.setdefault(tree.nodes[c].key,
+                                             {"visits": 0, "reward": 0.0, "votes": 0})
+                    entry["visits"] += tree.nodes[c].visits
+                    entry["reward"] += tree.nodes[c].reward
+                    if best == NO_NODE or tree.nodes[c].visits > tree.nodes[best].visits:
+                        best = c
+                    c = tree.nodes[c].sibling
+                if best != NO_NODE:
+                    stats[tree.nodes[best].key]["votes"] += 1
+        return stats
+
+    def _choose(self, dict stats, list legal) -> int:
+        legal_set = set(legal)
+        cands = [(a, v) for a, v in stats.items() if a in legal_set and v["visits"] > 0]
+        if not cands:
+            return legal[0]
+        def mean(v):
+            return v["reward"] / v["visits"]
+        if self.cfg.mode == MODE_PIMC and self.cfg.aggregate == AGG_VOTE:
+            return max(cands, key=lambda av: (av[1]["votes"], av[1]["visits"], -av[0]))[0]
+        if self.cfg.final_move == FINAL_MEAN:
+            return max(cands, key=lambda av: (mean(av[1]), av[1]["visits"], -av[0]))[0]
+        return max(cands, key=lambda av: (av[1]["visits"], mean(av[1]), -av[0]))[0]
