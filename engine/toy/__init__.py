@@ -1,0 +1,1 @@
+"""Tiny games with known answers, for testing the search (not for play)."""

@@ -1,0 +1,147 @@
+"""The search core: known answers, budgets, reproducibility, threads, tree reuse."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from ai.search import Searcher
+
+FUSION = engine.load_game("fusion")
+
+
+def exact_fusion_values() -> dict[str, float]:
+    """The exact value of each first move of the strategy-fusion game, by enumeration."""
+    from engine.toy.fusion import SAFE_WIN_PROBABILITY
+
+    coin = {0: 0.5, 1: 0.5}
+    best_guess = max(sum(p for c, p in coin.items() if c == guess) for guess in (0, 1))
+    return {"safe": SAFE_WIN_PROBABILITY, "gamble": best_guess}
+
+
+@pytest.mark.parametrize("mode", ["ismcts", "mo-ismcts"])
+def test_ismcts_finds_the_exact_optimum_under_strategy_fusion(mode):
+    values = exact_fusion_values()
+    assert values["safe"] > values["gamble"]
+    picks = [Searcher(mode=mode, iterations=3000, seed=k).search(FUSION.new_initial_state(k))
+             for k in range(10)]
+    assert sum(r["action"] == 0 for r in picks) >= 9
+    # The root values converge to the exact ones.
+    root = {r["action"]: r["mean"] for r in picks[0]["root"]}
+    assert abs(root[0] - values["safe"]) < 0.05
+    assert abs(root[1] - values["gamble"]) < 0.1
+
+
+def test_pimc_falls_for_strategy_fusion():
+    """PIMC searches each determinization with the coin known, so it overvalues the gamble."""
+    picks = [Searcher(mode="pimc", iterations=3000, determinizations=10, seed=k)
+             .search(FUSION.new_initial_state(k))["action"] for k in range(10)]
+    assert sum(a == 1 for a in picks) >= 9
+
+
+def dragon_midgame(players=3, moves=70, seed=4):
+    s = engine.load_game("dragon", players=players).new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        s.apply_action(rng.choice(s.legal_actions()))
+    while len(s.legal_actions()) < 3:  # a real choice to search
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+@pytest.mark.parametrize("mode", ["ismcts", "mo-ismcts", "pimc"])
+@pytest.mark.parametrize("playout", ["random", "heuristic", "mast"])
+def test_iteration_budget_is_exact_and_reproducible(mode, playout):
+    s = dragon_midgame()
+    a = Searcher(mode=mode, playout=playout, iterations=300, seed=9).search(s)
+    b = Searcher(mode=mode, playout=playout, iterations=300, seed=9).search(s)
+    assert a["iterations"] == 300
+    assert a["action"] == b["action"] and a["root"] == b["root"]
+    assert a["action"] in s.legal_actions()
+    assert sum(r["visits"] for r in a["root"]) == 300 or mode == "pimc"
+
+
+def test_time_budget_stops_the_search():
+    s = dragon_midgame()
+    r = Searcher(millis=50).search(s)
+    assert r["iterations"] > 0
+    assert r["seconds"] < 1.0
+
+
+def test_both_budgets_first_reached_stops():
+    s = dragon_midgame()
+    r = Searcher(iterations=50, millis=10_000).search(s)
+    assert r["iterations"] == 50
+
+
+def test_threads_merge_root_statistics():
+    s = dragon_midgame()
+    r = Searcher(iterations=400, threads=2, seed=1).search(s)
+    assert r["iterations"] == 400
+    assert sum(x["visits"] for x in r["root"]) == 400
+    again = Searcher(iterations=400, threads=2, seed=1).search(s)
+    assert again["root"] == r["root"]
+
+
+def test_cutoff_uses_the_evaluation():
+    s = dragon_midgame()
+    r = Searcher(iterations=200, cutoff=5, playout="heuristic").search(s)
+    assert r["iterations"] == 200
+    # Cut-off playouts score with the evaluation: values are fractional win shares.
+    assert any(0 < x["mean"] < 1 and x["mean"] not in (0.5,) for x in r["root"])
+
+
+@pytest.mark.parametrize("reward", ["win", "rank", "margin"])
+def test_rewards_are_in_range(reward):
+    r = Searcher(iterations=200, reward=reward, seed=2).search(dragon_midgame())
+    assert all(0.0 <= x["mean"] <= 1.0 for x in r["root"])
+
+
+def test_tree_reuse_continues_from_the_reached_node():
+    s = dragon_midgame(players=2, moves=30)
+    searcher = Searcher(iterations=2000, seed=3)
+    me = s.current_player()
+    first = searcher.search(s)
+    s.apply_action(first["action"])
+    while not s.is_terminal() and s.current_player() != me:
+        s.apply_action(s.legal_actions()[0])
+    second = searcher.search(s)
+    assert second["reused"]
+    # The reused subtree already had visits, so the root holds more than this search's budget.
+    assert sum(x["visits"] for x in second["root"]) > 2000
+
+
+def test_no_reuse_after_an_unrelated_position():
+    searcher = Searcher(iterations=200, seed=3)
+    searcher.search(dragon_midgame(seed=1))
+    assert not searcher.search(dragon_midgame(seed=2))["reused"]
+
+
+def test_a_bot_never_reads_hidden_information():
+    """The search only sees determinizations: the result is the same whatever the hidden coin."""
+    results = set()
+    for seed in range(6):
+        s = FUSION.new_initial_state(seed)  # different hidden coins
+        r = Searcher(mode="ismcts", iterations=500, seed=77).search(s)
+        results.add((r["action"], tuple((x["action"], x["visits"]) for x in r["root"])))
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(mode="alphazero", iterations=10), "mode must be one of"),
+    (dict(iterations=0), "give a budget"),
+    (dict(iterations=10, epsilon=2.0), "epsilon"),
+    (dict(iterations=10, threads=0), "threads"),
+    (dict(iterations=10, playout="smart"), "playout must be one of"),
+])
+def test_bad_configuration(bad, message):
+    with pytest.raises(ValueError, match=message):
+        Searcher(**bad)
+
+
+def test_terminal_state_cannot_be_searched():
+    s = FUSION.new_initial_state(1)
+    s.apply_action(0)
+    with pytest.raises(ValueError, match="game is over"):
+        Searcher(iterations=10).search(s)
