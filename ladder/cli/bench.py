@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ai.benchmark import search_speed
 from engine.core.errors import TiantiError
 from engine.core.playout import random_playouts
 from ladder.cli.options import GameOpt, GameOptionsOpt, JsonOpt, PlayersOpt, fail, make_game
@@ -43,3 +44,33 @@ def playouts(
         f"state {result['state_bytes']} bytes "
         f"({result['games']:,} games in {result['seconds']:.2f} s)"
     )
+
+
+@app.command()
+def search(
+    game: GameOpt = "dragon",
+    players: PlayersOpt = None,
+    option: GameOptionsOpt = None,
+    bot: Annotated[str, typer.Option("--bot", "-b", help="a search bot spec")] = "ismcts(millis=1000)",
+    seed: Annotated[int, typer.Option("--seed", help="seed of the positions")] = 0,
+    json_out: JsonOpt = False,
+) -> None:
+    """One search from the opening and from a mid-game position: iterations/s, nodes, bytes."""
+    try:
+        g = make_game(game, players, option)
+        if not json_out:
+            typer.echo(f"searching with {bot} ...", err=True)
+        result = search_speed(g, bot, seed)
+    except TiantiError as e:
+        raise fail(str(e))
+    if json_out:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"{result['game']} ({result['players']} players), {result['bot']}:")
+    for name, r in result["positions"].items():
+        typer.echo(
+            f"  {name:8} (move {r['move']}, {r['legal_actions']} choices): "
+            f"{r['iterations_per_second']:,.0f} iterations/s, {r['iterations']:,} iterations "
+            f"in {r['seconds']:.2f} s, {r['nodes']:,} nodes x {r['bytes_per_node']} bytes; "
+            f"best: {r['best']}"
+        )
