@@ -9,6 +9,7 @@ from engine.core.errors import OptionError
 # name -> "module:class", imported on first use.
 _GAMES: dict[str, str] = {
     "dragon": "engine.dragon.game:DragonGame",
+    "mount-tai": "engine.mount_tai.game:MountTaiGame",
     "fusion": "engine.toy.fusion:FusionGame",
 }
 

@@ -318,6 +318,8 @@ ctypedef struct MTState:
     uint8_t vp_tiles[VIRTUAL_TILES]      # the virtual player's tiles in drawing order
     uint8_t vp_next                      # tiles drawn so far (vp_tiles[:vp_next] are public)
     uint8_t vp_number                    # the virtual player's number this round (0 = none)
+    uint8_t carried_talent               # challenge: T_* carried into this game, NONE8 = none
+    uint8_t carried_building[2]          # challenge: B_* carried into this game, NONE8 = none
     # The decision in progress.
     uint8_t tile                    # edict tile being executed (0 = none)
     uint8_t effects_left            # bit E_*: effects of `tile` not yet executed
@@ -335,4 +337,5 @@ ctypedef struct MTState:
     uint8_t ctx                     # CTX_*: where PH_RECLAIM / PH_TOWN return
     int8_t reward                   # Yin-Yang Master 2: the event reward waiting for its type
     uint8_t swap_first              # Secretary 2: the first slot chosen, NONE8
+    uint8_t ties                    # Scholar: bit seat = tied for this settlement's study marker
     MTPlayer p[MAX_PLAYERS]
