@@ -126,7 +126,7 @@ class MountTaiGame(Game):
         if values["fan_talents"] is None:
             values["fan_talents"] = values["promos"]
         if values["solo"]:
-            if values["players"] not in (None, 1):
+            if values["players"] is not None and values["players"] != 1:
                 raise OptionError(
                     f"option 'players' is {values['players']!r}: solo play has 1 player")
             values["players"] = 1
@@ -142,7 +142,7 @@ class MountTaiGame(Game):
             if g is None or data.CHALLENGES[g - 1].bonus_talent_level == 0:
                 raise OptionError("option 'bonus_talent' applies only to challenge games "
                                   "2, 4, 5 and 7")
-            if values["bonus_talent"] != "none":
+            if values["bonus_talent"] not in ("none",):
                 t = data.TALENTS[TALENT_NAMES.index(values["bonus_talent"])]
                 if (t.source == "promo" and not values["promos"]) or (
                         t.source == "fan" and not values["fan_talents"]) or t.min_players > 1:
@@ -153,7 +153,7 @@ class MountTaiGame(Game):
             if wanted == 0:
                 raise OptionError("option 'bonus_buildings' applies only to challenge games "
                                   "3, 6, 7 and 8")
-            if values["bonus_buildings"] != "none":
+            if values["bonus_buildings"] not in ("none",):
                 names = [v.strip() for v in values["bonus_buildings"].split(",")]
                 if len(names) != wanted:
                     raise OptionError(f"option 'bonus_buildings': challenge game {g} carries "
@@ -429,6 +429,7 @@ cdef class MountTaiState(State):
                 if number:
                     pl.present |= 1u << slot
                     pl.faceup |= 1u << slot
+                    pl.gone &= ~(1u << (number - 1))
                 else:
                     pl.present &= ~(1u << slot)
                     pl.faceup &= ~(1u << slot)

@@ -55,11 +55,38 @@ def slot_of(s: MountTaiState, i: int, number: int) -> int:
 
 
 def uncover(s: MountTaiState, i: int, number: int) -> int:
-    """Put edict `number` on top of seat i's pyramid (swapping it with a tier I slot if needed,
-    to keep the pyramid a permutation) and return its slot, which is uncovered."""
-    slots = seat(s, i)["slots"]
-    top = 25  # tier I slot (0, 0)
-    here = slots.index(number)
-    if here != top:
-        s._debug_set_player(i, tiles={top: number, here: slots[top]})
-    return top
+    """Make edict `number` an uncovered tile of seat i and return its slot: if it lies covered,
+    it swaps places with an uncovered tile (or moves to an empty top slot); if it is gone, it
+    comes back on an empty top slot (or in place of an uncovered tile)."""
+    me = seat(s, i)
+    slots, unc = me["slots"], me["uncovered"]
+    empty_top = [x for x in range(25, 29) if slots[x] is None]
+    if number in slots:
+        here = slots.index(number)
+        if here in unc:
+            return here
+        target = unc[0] if unc else empty_top[0]
+        s._debug_set_player(i, tiles={target: number, here: slots[target] or 0})
+        return target
+    target = empty_top[0] if empty_top else unc[0]
+    s._debug_set_player(i, tiles={target: number})
+    return target
+
+
+def use_tile(s: MountTaiState, i: int, number: int) -> None:
+    """Seat i (to move in its policy decision) uses edict `number`."""
+    assert s.current_player() == i and s.snapshot()["phase"] == "policy", s.decision_name()
+    s.apply_action(act("use", uncover(s, i, number)))
+
+
+def dry(s: MountTaiState) -> None:
+    """No water and no tribes anywhere on the mountain."""
+    s._debug_set_board(water=set(), tribes=set())
+
+
+def policy_position(players: int = 4, seed: int = 1, seat_index: int = 0, **options: Any) -> MountTaiState:
+    """A fresh game on a dry mountain, with `seat_index`'s policy decision due."""
+    s = new_game(players, seed, **options)
+    dry(s)
+    s._debug_policy(seat_index)
+    return s
