@@ -98,7 +98,7 @@ class MountTaiGame(Game):
     NAME = "mount-tai"
     TITLE = "Mount Tai"
     OPTIONS = (
-        Option("players", int, None, "number of players (1 = solo; default 4, or 1 with solo)",
+        Option("players", int, None, "number of players (1 = solo play; default 4, or 1 with solo)",
                choices=(1, 2, 3, 4)),
         Option("promos", bool, True,
                "crowdfunding promos: 4 red talents, Observatory and Military Garrison, tile 0"),
@@ -121,7 +121,7 @@ class MountTaiGame(Game):
     )
 
     def _complete_options(self, values):
-        if values["challenge"] is not None:
+        if values["challenge"] is not None or values["players"] == 1:
             values["solo"] = True
         if values["fan_talents"] is None:
             values["fan_talents"] = values["promos"]
@@ -135,8 +135,6 @@ class MountTaiGame(Game):
         else:
             if values["players"] is None:
                 values["players"] = 4
-            if values["players"] == 1:
-                raise OptionError("option 'players' is 1: set solo=True for solo play")
         g = values["challenge"]
         if values["bonus_talent"] is not None:
             if g is None or data.CHALLENGES[g - 1].bonus_talent_level == 0:
