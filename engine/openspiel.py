@@ -36,27 +36,34 @@ The information-state key
 OpenSpiel's ISMCTS keeps its nodes in one dictionary for the whole search, keyed by
 (player to move, `information_state_string()`), so that string *is* the node key. It must:
 
-1. contain everything the player has observed, including the outcome of every chance event
-   resolved inside `apply_action` (the month's action-card split in Dragon, a drawn tile). The
-   action history alone is not enough: two determinizations with the same actions can have
-   different action groups on the table and so different legal actions, and ISMCTS (unless told
-   `allow_inconsistent_action_sets`) would then pick an action that is illegal in the world it is
-   simulating, or pool statistics of different decisions;
+1. determine the legal actions and separate decisions of different value: everything the
+   player has observed, including the outcome of every chance event resolved inside
+   `apply_action` (the month's action-card split in Dragon, a drawn tile). The action history
+   alone is not enough: two determinizations with the same actions can have different action
+   groups on the table and so different legal actions, and ISMCTS (unless told
+   `allow_inconsistent_action_sets`) would then pick an action that is illegal in the world it
+   is simulating, or pool the statistics of different decisions;
 2. contain nothing the player cannot see (a face-down tile, another seat's hidden pieces, the
    RNG): otherwise every determinization would land in a node of its own and the "tree" would
    be a set of one-visit nodes;
 3. be cheap, since it is computed at every tree node of every iteration.
 
-The game's own `information_state_string(player)` is by contract exactly 1 and 2 (and the
-tests check that a determinization from a player's view keeps that player's string), so it is
-the key, unchanged. For 3, it is cached on the state until the next action (ISMCTS's
-`lookup_node` asks for it twice per node). It describes the position as the player sees it
-plus the move count rather than the whole action history: in a game where every decision
-depends only on the current position as seen (true of Dragon, whose only hidden thing is the
-future), two histories reaching the same such position are the same decision problem, so
-sharing their node is a transposition, not a loss of information. In Dragon it costs about
-0.1 ms (2 players) to 0.16 ms (4 players), small beside a Python random playout through
-OpenSpiel (several ms for a whole game), which dominates an OpenSpiel ISMCTS iteration.
+The key is the game's own `information_state_string(player)` (by contract what the player
+sees: 2, and the chance outcomes of 1) followed by the action history ("actions: 12 7 ..."),
+which makes it perfect recall, as OpenSpiel's information states are. The history is needed:
+Dragon's string is the position as seen plus the move count, and two histories can reach the
+same such text with different legal actions (a multi-step release or build is offered in a
+canonical order that depends on the choice made just before, which the text does not show);
+OpenSpiel's ISMCTS then fails on a node whose actions differ from the state's. Adding the
+history hides nothing that tianti does not already treat as known: every decision of the
+current games is public (Dragon and Mount Tai), and a determinization always keeps the action
+history (only `observe_action`, used by our MO-ISMCTS, tells observers' views apart). With the
+history the nodes form a tree over action sequences with the chance outcomes seen, like ours.
+
+For 3, the key is cached on the state until the next action (ISMCTS's `lookup_node` asks twice
+per node). In Dragon it costs about 0.1 ms (2 players) to 0.16 ms (4 players), small beside a
+Python random playout through OpenSpiel (several ms for a whole game), which dominates an
+OpenSpiel ISMCTS iteration.
 """
 from __future__ import annotations
 
@@ -418,12 +425,15 @@ class TiantiStateWrapper(pyspiel.State):
         return other
 
     def information_state_key(self, player: int) -> str:
-        """The tianti game's information-state string of `player`, cached until the next
-        action (what `information_state_string` returns, through the observer)."""
+        """The tianti game's information-state string of `player` and the action history (see
+        the module's docstring), cached until the next action: what
+        `information_state_string` returns, through the observer."""
         keys = self._box.keys
         key = keys.get(player)
         if key is None:
-            key = keys[player] = self.tianti_state.information_state_string(player)
+            state = self.tianti_state
+            key = keys[player] = (state.information_state_string(player) + "\nactions: "
+                                  + " ".join(map(str, state.history())))
         return key
 
 
