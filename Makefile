@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "setuptools>=68" wheel "Cython>=3.0"
-	$(PY) -m pip install --quiet --no-build-isolation -e '.[test,openspiel]'
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[test,openspiel,ray,plot]'
 	touch $(STAMP)
 
 # Rebuilds only the extensions whose sources changed.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from ladder.cli import bench, games, watch
+from ladder.cli import bench, bots, games, ratings, replay, tournament, watch
 
 app = typer.Typer(
     name="tianti",
@@ -15,6 +15,10 @@ app = typer.Typer(
 app.add_typer(bench.app, name="bench")
 app.command("watch")(watch.watch)
 app.command("games")(games.games)
+app.add_typer(tournament.app, name="tournament")
+app.add_typer(ratings.app, name="ladder")
+app.command("replay")(replay.replay)
+app.command("bots")(bots.bots)
 
 
 def main() -> None:

@@ -1,12 +1,16 @@
 """Options shared by several commands (typer `Annotated` aliases) and their parsing."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from engine.core.errors import OptionError
 from engine.registry import game_names, load_game
+
+if TYPE_CHECKING:
+    from ladder.store import Store
 
 GameArg = Annotated[str, typer.Argument(help=f"the game: {', '.join(game_names())}")]
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="the game: dragon or mount-tai")]
@@ -62,3 +66,26 @@ def fail(message: str) -> typer.Exit:
     """Print an error the way every command does and return the exit to raise."""
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
     return typer.Exit(code=2)
+
+
+# -- the tournament store ------------------------------------------------------------------------
+
+DbOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--db", envvar="TIANTI_DB",
+        help="the tournament store, an SQLite file (default: tianti.db in the user's tianti "
+        "directory; the TIANTI_DB environment variable overrides the default)",
+    ),
+]
+
+
+def open_store(db: Path | None, create: bool = False) -> "Store":
+    """The store at `db` (or the default one); problems become a clean exit with the message.
+    Read-only commands pass create=False so that a mistyped path is not silently created."""
+    from ladder.store import Store, StoreError
+
+    try:
+        return Store(db, create=create)
+    except StoreError as e:
+        raise fail(str(e))

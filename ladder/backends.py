@@ -1,0 +1,340 @@
+"""Where a tournament's games are played: a pool of local worker processes, or Ray tasks.
+
+Both backends take the list of games still to play and yield each `GameOutcome` as soon as it
+is finished (in whatever order the games finish); `request_stop()` (from a signal handler) makes
+`run` stop handing out games and return, and `close()` ends whatever is still running: those
+games in flight are the only ones an interrupted tournament loses.
+
+The local pool (`LocalBackend`) gives each worker process a pipe and a `WorkerSlot` of shared
+memory, in which the worker's referee keeps a heartbeat: which game, which seat's bot is being
+called since when, and the moves played so far. The in-process watchdog (see `ladder.worker`)
+interrupts a bot that runs past the move time limit; when that does not work (the bot blocks
+signals, or holds the GIL in compiled code) or the worker process dies in a bot's call (a crash
+in compiled code, `os._exit`), the pool kills or buries the worker, starts a new one, and sends
+the game again with the moves already played and that bot faulted, so the game still finishes
+with the fault on record. A game that kills its worker outside any bot's call is retried twice,
+then the tournament stops with the error (that is a bug in tianti or the engine, not a bot).
+
+The Ray backend (`RayBackend`) plays chunks of games as Ray tasks (one CPU each) on an existing
+cluster, or on a local Ray instance it starts. The in-process watchdog works there too; a bot
+that can only be stopped by killing its process is not handled on Ray (see `RayBackend`).
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import time
+from collections import deque
+from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection, wait
+from typing import Any, Iterator, Protocol
+
+from engine.core.errors import TiantiError
+from ladder.schedule import GameTask
+from ladder.worker import GameOutcome, WorkerSlot, play_chunk, worker_main
+
+BACKENDS = ("local", "ray")
+# How many games each local worker holds at once (one playing, the rest waiting in its pipe).
+_PER_WORKER = 2
+# Retries of a game whose worker died outside any bot's call.
+_RETRIES = 2
+
+
+class BackendError(TiantiError):
+    """A backend cannot start (Ray missing, a cluster unreachable, a bad worker count)."""
+
+
+class GameFailure(TiantiError):
+    """A game failed outside any bot's call (the tournament cannot go on without it)."""
+
+
+class Backend(Protocol):
+    """What the runner needs of a backend."""
+
+    name: str
+    workers: int
+
+    def run(self, tasks: list[GameTask]) -> Iterator[GameOutcome]:
+        """Play the tasks; yields each outcome when its game is over."""
+        ...
+
+    def request_stop(self) -> None:
+        """Stop handing out games (safe to call from a signal handler)."""
+        ...
+
+    def close(self) -> None:
+        """End every worker (games still in flight are lost)."""
+        ...
+
+
+def default_workers() -> int:
+    """The machine's cores (those this process may run on)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    slot: WorkerSlot
+    assigned: dict[int, GameTask] = field(default_factory=dict)  # serial -> task, in send order
+
+
+class LocalBackend:
+    """A pool of `workers` processes on this machine (see the module docstring).
+
+    `kill_grace` is how long past the move time limit a bot may stay silent after the watchdog's
+    interrupt before its worker process is killed (default: the limit itself, at least 2 s)."""
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None, kill_grace: float | None = None) -> None:
+        workers = default_workers() if workers is None else workers
+        if workers < 1:
+            raise BackendError(f"--workers must be at least 1, got {workers}")
+        self.workers = workers
+        self.kill_grace = kill_grace
+        self._ctx = multiprocessing.get_context("spawn")
+        self._pool: list[_Worker] = []
+        self._stop = False
+        self._serial = 0
+        self.restarted_workers = 0
+        self._failed_starts = 0
+
+    def request_stop(self) -> None:
+        self._stop = True
+
+    def _start_worker(self, slot: WorkerSlot | None = None) -> _Worker:
+        slot = slot if slot is not None else WorkerSlot(self._ctx)
+        slot.reset()
+        parent_end, child_end = self._ctx.Pipe(duplex=True)
+        process = self._ctx.Process(target=worker_main, args=(child_end, slot, os.getpid()),
+                                    name="tianti-worker", daemon=True)
+        process.start()
+        child_end.close()
+        worker = _Worker(process, parent_end, slot)
+        self._pool.append(worker)
+        return worker
+
+    def _grace(self, timeout: float) -> float:
+        return self.kill_grace if self.kill_grace is not None else max(2.0, timeout)
+
+    def run(self, tasks: list[GameTask]) -> Iterator[GameOutcome]:
+        pending: deque[GameTask] = deque(tasks)
+        retries: dict[tuple[int, int], int] = {}
+        for _ in range(min(self.workers, len(pending))):
+            self._start_worker()
+        while not self._stop:
+            self._dispatch(pending)
+            busy = [w for w in self._pool if w.assigned]
+            if not busy:
+                break
+            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=0.1)
+            for worker in busy:
+                if worker.conn in ready or worker.process.sentinel in ready:
+                    yield from self._collect(worker, pending, retries)
+            self._police(pending, retries)
+
+    def _dispatch(self, pending: deque[GameTask]) -> None:
+        for worker in self._pool:
+            while pending and len(worker.assigned) < _PER_WORKER and not self._stop:
+                task = pending.popleft()
+                self._serial += 1
+                try:
+                    worker.conn.send((self._serial, task))
+                except (BrokenPipeError, OSError):
+                    pending.appendleft(task)
+                    break  # the worker is dead; its sentinel tells the loop
+                worker.assigned[self._serial] = task
+
+    def _collect(self, worker: _Worker, pending: deque[GameTask],
+                 retries: dict[tuple[int, int], int]) -> Iterator[GameOutcome]:
+        """The replies a worker has sent; handles its death once they are read."""
+        try:
+            while worker.conn.poll():
+                kind, serial, payload = worker.conn.recv()
+                task = worker.assigned.pop(serial)
+                if kind == "done":
+                    yield payload
+                else:
+                    raise GameFailure(
+                        f"game (deal {task.deal}, seating {task.seating}) failed outside any "
+                        f"bot's move:\n{payload}")
+        except (EOFError, OSError):
+            pass
+        if not worker.process.is_alive():
+            code = worker.process.exitcode
+            how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
+            self._bury(worker, pending, retries, f"its worker process {how} during this bot's call",
+                       "error")
+
+    def _police(self, pending: deque[GameTask], retries: dict[tuple[int, int], int]) -> None:
+        """Kill workers whose bot ignored the watchdog's interrupt for too long."""
+        now = time.monotonic()
+        for worker in list(self._pool):
+            busy = worker.slot.in_move_since()
+            if busy is None:
+                continue
+            serial, started = busy
+            task = worker.assigned.get(serial)
+            if task is None or not task.move_timeout:
+                continue
+            limit = task.move_timeout + self._grace(task.move_timeout)
+            if now - started > limit:
+                worker.process.kill()
+                worker.process.join(5)
+                self._bury(worker, pending, retries,
+                           f"no answer within the move time limit of {task.move_timeout:g} s; the "
+                           f"bot ignored the interrupt and its worker process was killed after "
+                           f"{now - started:.1f} s", "timeout")
+
+    def _bury(self, worker: _Worker, pending: deque[GameTask],
+              retries: dict[tuple[int, int], int], why: str, kind: str) -> None:
+        """A worker is gone: send its games again (the one it was playing continues from the
+        moves already played, the bot in whose call it died faulted) and replace it."""
+        snap = worker.slot.snapshot()
+        if snap["task"] < 0:  # it died before starting any game: it cannot start at all?
+            self._failed_starts += 1
+            if self._failed_starts >= 3:
+                raise BackendError(
+                    f"worker processes die as they start (the last one: {why}); if tianti runs "
+                    f"from a script, guard the script's code with `if __name__ == '__main__':`")
+        else:
+            self._failed_starts = 0
+        self._pool.remove(worker)
+        worker.conn.close()
+        for serial, task in reversed(list(worker.assigned.items())):
+            if serial != snap["task"]:
+                pending.appendleft(task)  # never started
+            elif snap["in_move"]:
+                fault = {"seat": snap["seat"], "move": snap["index"], "kind": kind, "message": why}
+                prefix = ([], []) if snap["overflow"] else (snap["actions"], snap["times"])
+                pending.appendleft(replace(
+                    task, prefix_actions=tuple(prefix[0]), prefix_times=tuple(prefix[1]),
+                    prefix_faults=tuple(snap["faults"]) + (fault,)))
+            else:
+                retries[task.key] = retries.get(task.key, 0) + 1
+                if retries[task.key] > _RETRIES:
+                    raise GameFailure(
+                        f"game (deal {task.deal}, seating {task.seating}) killed its worker "
+                        f"process {retries[task.key]} times outside any bot's move ({why})")
+                pending.appendleft(task)
+        worker.assigned.clear()
+        self.restarted_workers += 1
+        if pending and not self._stop:
+            self._start_worker(worker.slot)
+
+    def close(self) -> None:
+        for worker in self._pool:
+            if worker.assigned:
+                worker.process.kill()  # games in flight are dropped
+            else:
+                try:
+                    worker.conn.send(None)
+                except (BrokenPipeError, OSError):
+                    pass
+        deadline = time.monotonic() + 5
+        for worker in self._pool:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(1)
+            worker.conn.close()
+        self._pool.clear()
+
+
+class RayBackend:
+    """Games as Ray tasks, on the cluster at `address` or on a local Ray instance started here
+    with `workers` CPUs (default: the machine's cores).
+
+    Games go out in chunks (one task plays a few games, which amortizes Ray's per-task cost) and
+    each game is still stored on its own. The move watchdog runs in each Ray worker; a bot that
+    ignores its interrupt, or kills its process, is not recovered on Ray: the first hangs its
+    task, the second stops the tournament with an error naming the game (use the local backend
+    to find which bot does it)."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, workers: int | None = None,
+                 chunk: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendError(
+                "the Ray backend needs Ray, which is not installed: pip install 'tianti[ray]'"
+            ) from None
+        self._ray = ray
+        if workers is not None and workers < 1:
+            raise BackendError(f"--workers must be at least 1, got {workers}")
+        self._started = not ray.is_initialized()
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                   "logging_level": "ERROR", "ignore_reinit_error": True}
+        try:
+            if address:
+                ray.init(address=address, **options)
+            elif self._started and not os.environ.get("RAY_ADDRESS"):
+                ray.init(num_cpus=workers or default_workers(), **options)
+            else:
+                ray.init(**options)
+        except Exception as e:  # ConnectionError, ValueError, RuntimeError ...
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            raise BackendError(f"cannot start or reach {where}: {e}") from None
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.chunk = chunk
+        self._remote = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
+        self._in_flight: dict[Any, list[GameTask]] = {}
+        self._stop = False
+
+    def request_stop(self) -> None:
+        self._stop = True
+
+    def run(self, tasks: list[GameTask]) -> Iterator[GameOutcome]:
+        ray = self._ray
+        size = self.chunk or max(1, min(8, math.ceil(len(tasks) / (4 * self.workers))))
+        chunks = deque(tasks[i:i + size] for i in range(0, len(tasks), size))
+        while not self._stop and (chunks or self._in_flight):
+            while chunks and len(self._in_flight) < 2 * self.workers:
+                chunk = chunks.popleft()
+                self._in_flight[self._remote.remote(chunk)] = chunk
+            done, _ = ray.wait(list(self._in_flight), num_returns=1, timeout=0.2)
+            for ref in done:
+                chunk = self._in_flight.pop(ref)
+                try:
+                    results = ray.get(ref)
+                except Exception as e:
+                    games = ", ".join(f"(deal {t.deal}, seating {t.seating})" for t in chunk)
+                    raise GameFailure(
+                        f"a Ray task playing the games {games} died: {e}\nA bot that crashes "
+                        f"its process is only recovered by the local backend.") from None
+                for task, result in zip(chunk, results):
+                    if isinstance(result, tuple):
+                        raise GameFailure(
+                            f"game (deal {task.deal}, seating {task.seating}) failed outside any "
+                            f"bot's move:\n{result[1]}")
+                    yield result
+
+    def close(self) -> None:
+        ray = self._ray
+        for ref in list(self._in_flight):
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        self._in_flight.clear()
+        if self._started:
+            ray.shutdown()
+
+
+def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:
+    """The backend called `name` ("local" or "ray")."""
+    if name == "local":
+        if address:
+            raise BackendError("--address is for the Ray backend (add --backend ray)")
+        return LocalBackend(workers)
+    if name == "ray":
+        return RayBackend(address, workers)
+    raise BackendError(f"unknown backend {name!r}; allowed: {', '.join(BACKENDS)}")

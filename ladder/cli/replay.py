@@ -1,0 +1,102 @@
+"""`tianti replay`: step through a stored tournament game, board by board."""
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from engine.core.errors import TiantiError
+from engine.registry import load_game
+from ladder.cli.options import DbOpt, fail, open_store
+from ladder.cli.watch import _section
+
+
+def replay(
+    run: Annotated[int, typer.Argument(help="the run's number (`tianti tournament list`)")],
+    game: Annotated[int, typer.Argument(help="the game's number (`tianti tournament show RUN "
+                                        "--games`)")],
+    db: DbOpt = None,
+    board: Annotated[bool, typer.Option("--board/--no-board", help="print the board whenever "
+                                        "a new part of the game (month, round) starts")] = True,
+    step: Annotated[bool, typer.Option("--step", help="wait for Enter after each board (q "
+                                       "then Enter stops)")] = False,
+) -> None:
+    """Replay a stored tournament game, board by board, each decision in words.
+
+    Shows who took each decision and how long it thought, the faults where they happened, and
+    the result."""
+    store = open_store(db)
+    try:
+        g = store.game(game)
+        if g.run_id != run:
+            raise TiantiError(f"game {game} belongs to run {g.run_id}, not run {run}")
+        state = load_game(g.game, **g.options).new_initial_state(g.seed)
+    except TiantiError as e:
+        raise fail(str(e))
+    seats = g.seats
+    faults = {s["fault"]["move"]: s for s in seats if s["fault"] is not None}
+    typer.echo(f"run {run}, game {game}: {g.game} (deal {g.deal}, seating {g.seating}), seed {g.seed}")
+    typer.echo("seats: " + ", ".join(f"P{s['seat']} {s['bot']} ({s['spec']})" for s in seats))
+    for s in seats:
+        if s["fault"] is not None and s["fault"]["move"] < 0:
+            typer.secho(f"  P{s['seat']} {s['bot']} lost by {s['fault']['kind']} before its first "
+                        f"move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
+    header = None
+    for i, action in enumerate(g.actions):
+        section = _section(state)
+        if section != header:
+            header = section
+            if step and i > 0 and not _go_on():
+                return
+            typer.echo("")
+            if board:
+                typer.echo(str(state))
+            elif section:
+                typer.secho(f"== {section} ==", bold=True)
+        player = state.current_player()
+        if i in faults and faults[i]["seat"] == player:
+            f = faults[i]["fault"]
+            typer.secho(f"  P{player} {faults[i]['bot']} lost by {f['kind']}: "
+                        f"{_last_line(f['message'])}; a random bot plays this seat from here",
+                        fg=typer.colors.RED)
+        elif i in faults:
+            f = faults[i]["fault"]
+            typer.secho(f"  P{faults[i]['seat']} {faults[i]['bot']} lost by {f['kind']} (told of "
+                        f"a move): {_last_line(f['message'])}", fg=typer.colors.RED)
+        seconds = g.move_times[i] if i < len(g.move_times) else 0.0
+        try:
+            text = state.action_to_string(action)
+            state.apply_action(action)
+        except TiantiError as e:
+            raise fail(f"the stored game does not replay at decision {i}: {e}")
+        typer.echo(f"  P{player} {seats[player]['bot']}: {text}  ({_duration(seconds)})")
+    typer.echo("")
+    if board:
+        typer.echo(str(state))
+        typer.echo("")
+    scores = state.scores()
+    for s in sorted(seats, key=lambda s: (s["rank"], s["seat"])):
+        note = f" (lost by {s['fault']['kind']})" if s["fault"] else ""
+        typer.echo(f"{s['rank'] + 1}. P{s['seat']} {s['bot']}: {s['score']} points{note}")
+    if scores != [s["score"] for s in seats]:
+        typer.secho(f"warning: the replay ends with scores {scores}, the store says "
+                    f"{[s['score'] for s in seats]}", fg=typer.colors.YELLOW, err=True)
+
+
+def _go_on() -> bool:
+    answer = typer.prompt("[Enter: next, q: quit]", default="", show_default=False,
+                          prompt_suffix=" ")
+    return answer.strip().lower() not in ("q", "quit")
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 0.001:
+        return f"{1000 * seconds:.1f} ms"
+    return f"{1e6 * seconds:.0f} µs"

@@ -1,0 +1,204 @@
+"""Running a tournament: plan it, hand the missing games to a backend, store each as it ends.
+
+`start_run` records a new run; `play_run` plays whatever of a run is not yet in the store (all
+of it for a new run, the rest for a resumed one), with a progress bar, and handles Ctrl-C: the
+first SIGINT (or SIGTERM) stops handing out games and ends the workers, so only the games in
+flight are lost; the run is marked "interrupted" and can be resumed. A second Ctrl-C stops at
+once (still without losing a stored game: each one is its own transaction).
+"""
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+from ladder.backends import Backend, GameFailure
+from ladder.schedule import GameTask, TournamentSpec, check, plan
+from ladder.store import Store
+from ladder.worker import GameOutcome
+
+
+@dataclass
+class RunReport:
+    """What one `play_run` did. `worker_seconds` is the time the games took inside their
+    workers; the rest of `wall_seconds` x workers is the tournament's overhead."""
+
+    run_id: int
+    planned: int
+    done_before: int
+    played: int = 0
+    duplicates: int = 0
+    faults: int = 0
+    wall_seconds: float = 0.0
+    worker_seconds: float = 0.0
+    workers: int = 1
+    status: str = "running"
+    failure: str | None = None
+    in_flight_lost: int = 0
+
+    @property
+    def done(self) -> int:
+        return self.done_before + self.played
+
+    @property
+    def games_per_minute(self) -> float:
+        return 60.0 * self.played / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    @property
+    def game_seconds(self) -> float:
+        """Mean time of a game inside its worker."""
+        return self.worker_seconds / self.played if self.played else 0.0
+
+    @property
+    def overhead_seconds(self) -> float:
+        """Mean time per game spent outside the game itself (dispatch, pipes, storing), per
+        worker: wall x workers / games - game time."""
+        if not self.played:
+            return 0.0
+        return max(0.0, self.wall_seconds * self.workers / self.played - self.game_seconds)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run": self.run_id, "planned": self.planned, "done": self.done,
+                "played": self.played, "duplicates": self.duplicates, "faults": self.faults,
+                "status": self.status, "failure": self.failure,
+                "wall_seconds": round(self.wall_seconds, 3), "workers": self.workers,
+                "games_per_minute": round(self.games_per_minute, 1),
+                "game_ms": round(1000 * self.game_seconds, 3),
+                "overhead_ms": round(1000 * self.overhead_seconds, 3)}
+
+
+@dataclass
+class Standings:
+    """The run's results so far, for the progress bar's leader: games and finishing positions."""
+
+    games: dict[str, int] = field(default_factory=dict)
+    places: dict[str, int] = field(default_factory=dict)  # sum of (rank + 1)
+
+    def add(self, bot: str, rank: int) -> None:
+        self.games[bot] = self.games.get(bot, 0) + 1
+        self.places[bot] = self.places.get(bot, 0) + rank + 1
+
+    def leader(self) -> tuple[str, float] | None:
+        if not self.games:
+            return None
+        bot = min(self.games, key=lambda b: (self.places[b] / self.games[b], b))
+        return bot, self.places[bot] / self.games[bot]
+
+
+def start_run(store: Store, spec: TournamentSpec, label: str | None = None) -> int:
+    """Record a new run (its plan is checked first); returns its id."""
+    planned = check(spec)
+    return store.create_run(spec, planned, label)
+
+
+def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
+    """The planned games of a run that are not stored yet, in plan order."""
+    info = store.run(run_id)
+    done = store.completed_keys(run_id)
+    return [t for t in plan(info.spec, run_id) if t.key not in done]
+
+
+class _StopOnSignal:
+    """While active: the first SIGINT/SIGTERM asks the backend to stop, a second one raises
+    KeyboardInterrupt. Only in the main thread (elsewhere signals cannot be caught)."""
+
+    def __init__(self, backend: Backend, out: TextIO | None) -> None:
+        self.backend = backend
+        self.out = out
+        self.signalled = False
+        self._saved: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.signalled:
+            raise KeyboardInterrupt
+        self.signalled = True
+        self.backend.request_stop()
+        if self.out is not None:
+            print("\nstopping: the games being played are dropped (Ctrl-C again to stop at once)",
+                  file=self.out, flush=True)
+
+    def __enter__(self) -> "_StopOnSignal":
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._saved[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+
+
+def play_run(
+    store: Store,
+    run_id: int,
+    backend: Backend,
+    progress: bool = True,
+    out: TextIO | None = None,
+) -> RunReport:
+    """Play the run's missing games on `backend` (which this closes), storing each as it ends."""
+    out = out if out is not None else sys.stderr
+    info = store.run(run_id)
+    tasks = missing_tasks(store, run_id)
+    report = RunReport(run_id, info.planned, info.planned - len(tasks), workers=backend.workers)
+    standings = Standings()
+    for g in store.games(where="g.run_id = ?", params=(run_id,)):
+        for s in g.seats:
+            standings.add(s["bot"], s["rank"])
+    bar = tqdm(total=info.planned, initial=report.done_before, unit="game", file=out,
+               disable=not progress, dynamic_ncols=True, smoothing=0.05, mininterval=0.5,
+               desc=f"run {run_id}",
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                          "[{elapsed}<{remaining}]{postfix}")
+    start = time.monotonic()
+    stopper = _StopOnSignal(backend, out if progress else None)
+    status = "finished"
+    try:
+        with stopper:
+            for outcome in backend.run(tasks):
+                _store(store, outcome, report, standings)
+                bar.update(1)
+                if progress:
+                    bar.set_postfix_str(_postfix(report, standings, time.monotonic() - start),
+                                        refresh=False)
+        if stopper.signalled or report.done < info.planned:
+            status = "interrupted"
+    except KeyboardInterrupt:
+        status = "interrupted"
+    except GameFailure as e:
+        status = "failed"
+        report.failure = str(e)
+    finally:
+        report.wall_seconds = time.monotonic() - start
+        backend.close()
+        bar.close()
+        report.status = status
+        store.set_status(run_id, status, report.wall_seconds)
+    return report
+
+
+def _store(store: Store, outcome: GameOutcome, report: RunReport, standings: Standings) -> None:
+    if store.save_game(outcome) is None:
+        report.duplicates += 1
+        return
+    report.played += 1
+    report.worker_seconds += outcome.duration
+    for s in outcome.seats:
+        standings.add(s.bot, s.rank)
+        if s.fault is not None:
+            report.faults += 1
+
+
+def _postfix(report: RunReport, standings: Standings, elapsed: float) -> str:
+    rate = 60.0 * report.played / elapsed if elapsed > 0 else 0.0
+    text = f"{rate:,.0f} games/min"
+    lead = standings.leader()
+    if lead is not None:
+        text += f", leader {lead[0]} (mean place {lead[1]:.2f})"
+    if report.faults:
+        text += f", {report.faults} fault{'s' if report.faults != 1 else ''}"
+    return text

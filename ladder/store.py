@@ -1,0 +1,459 @@
+"""The tournament store: one SQLite file holding runs, their games and each game's seats.
+
+Every finished game is written as one record in its own transaction (so an interrupted run
+loses only the games that were still being played), and a game is keyed by (run, deal,
+seating), so a resumed or doubly-submitted game can never be stored twice. The file is in WAL
+mode with a generous busy timeout, so that several tournaments can write the same store while
+others read it. Ratings are not primary data: `ladder.ratings` derives them from the seats and
+caches them in the `ratings`/`rating_history` tables, which it can rebuild at any time.
+
+Schema (version 1):
+
+- `meta(key, value)`: the store's format name and schema version; the ratings' bookmark.
+- `bots(name, spec, added_at)`: a name stands for one spec across the whole store, so that the
+  ladder's rows mean one thing.
+- `runs(id, label, spec, game, players, deals, seatings, seed, move_timeout, planned, status,
+  created_at, updated_at, finished_at, owner_host, owner_pid, wall_seconds)`: a tournament;
+  `spec` is its `TournamentSpec` as JSON, from which its plan is recomputed.
+- `games(id, run_id, deal, seating, game, options, players, seed, resample_seed, actions,
+  move_times, duration, worker, finished_at)`: one finished game; `actions` and `move_times`
+  are JSON lists (one entry per decision); UNIQUE(run_id, deal, seating).
+- `seats(game_id, seat, bot, spec, score, rank, game_rank, fault_kind, fault_move, fault,
+  moves, think_seconds, max_move_seconds)`: who sat where and how they did; `rank` is the
+  finishing position with faulted seats last (0 = first), `game_rank` the rules' own.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import socket
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import typer
+
+from engine.core.errors import TiantiError
+from ladder.schedule import TournamentSpec
+from ladder.worker import GameOutcome
+
+FORMAT = "tianti-store"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_SECONDS = 60.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bots (
+    name TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,
+    added_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    label TEXT,
+    spec TEXT NOT NULL,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    seatings TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    move_timeout REAL,
+    planned INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    owner_host TEXT,
+    owner_pid INTEGER,
+    wall_seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    deal INTEGER NOT NULL,
+    seating INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    resample_seed INTEGER NOT NULL,
+    actions TEXT NOT NULL,
+    move_times TEXT NOT NULL,
+    duration REAL NOT NULL,
+    worker TEXT,
+    finished_at TEXT NOT NULL,
+    UNIQUE (run_id, deal, seating)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    game_rank INTEGER NOT NULL,
+    fault_kind TEXT,
+    fault_move INTEGER,
+    fault TEXT,
+    moves INTEGER NOT NULL,
+    think_seconds REAL NOT NULL,
+    max_move_seconds REAL NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_by_bot ON seats (bot);
+CREATE INDEX IF NOT EXISTS games_by_pool ON games (game, players);
+CREATE TABLE IF NOT EXISTS ratings (
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (game, players, bot)
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    game_id INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (game_id, bot)
+);
+"""
+
+
+class StoreError(TiantiError):
+    """The store cannot be opened or used (a bad path, not a tianti store, a name conflict...)."""
+
+
+def default_path() -> Path:
+    """The store used when --db is not given: tianti.db in the user's application directory."""
+    return Path(typer.get_app_dir("tianti")) / "tianti.db"
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class RunInfo:
+    """A stored run with its progress."""
+
+    id: int
+    label: str | None
+    spec: TournamentSpec
+    planned: int
+    done: int
+    errors: int
+    status: str  # running / interrupted / finished / failed; "stopped": running, owner gone
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    owner_host: str | None
+    owner_pid: int | None
+    wall_seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "spec": self.spec.to_dict(),
+                "planned": self.planned, "done": self.done, "errors": self.errors,
+                "status": self.status, "created_at": self.created_at,
+                "updated_at": self.updated_at, "finished_at": self.finished_at,
+                "wall_seconds": self.wall_seconds}
+
+
+@dataclass
+class StoredGame:
+    """A stored game with its seats (as dicts: seat, bot, spec, score, rank, game_rank, fault,
+    moves, think_seconds, max_move_seconds)."""
+
+    id: int
+    run_id: int
+    deal: int
+    seating: int
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    resample_seed: int
+    actions: list[int]
+    move_times: list[float]
+    duration: float
+    worker: str | None
+    finished_at: str
+    seats: list[dict[str, Any]]
+
+    def record(self) -> dict[str, Any]:
+        """The engine's game record (what `State.from_record` replays)."""
+        return {"format": "tianti-record", "version": 1, "game": self.game,
+                "options": dict(self.options), "seed": self.seed, "actions": list(self.actions)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "run": self.run_id, "deal": self.deal, "seating": self.seating,
+                "record": self.record(), "resample_seed": self.resample_seed,
+                "seats": self.seats, "move_times": self.move_times, "duration": self.duration,
+                "worker": self.worker, "finished_at": self.finished_at}
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Store:
+    """An open store. `Store(path)` creates the file (and schema) when `create` is true; every
+    problem with the path or the file becomes a StoreError naming the path."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True) -> None:
+        explicit = path is not None
+        self.path = Path(path) if explicit else default_path()
+        if not explicit:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_path(create)
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS,
+                                        isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the store {self.path}: {e}") from None
+        try:
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self._init_schema()
+        except sqlite3.DatabaseError as e:
+            self.conn.close()
+            raise StoreError(f"{self.path} is not a usable SQLite database: {e}") from None
+
+    def _check_path(self, create: bool) -> None:
+        p = self.path
+        if p.exists() and p.is_dir():
+            raise StoreError(f"the store path {p} is a directory; give a file name, e.g. {p / 'tianti.db'}")
+        if not p.exists():
+            if not create:
+                raise StoreError(f"there is no store at {p} (run a tournament first, or give --db)")
+            if not p.parent.is_dir():
+                raise StoreError(f"cannot create the store {p}: the directory {p.parent} does not exist")
+            if not os.access(p.parent, os.W_OK):
+                raise StoreError(f"cannot create the store {p}: the directory {p.parent} is not writable")
+        elif not os.access(p, os.R_OK):
+            raise StoreError(f"cannot read the store {p}: permission denied")
+
+    def _init_schema(self) -> None:
+        c = self.conn
+        c.execute("PRAGMA journal_mode = WAL")
+        c.execute("PRAGMA synchronous = NORMAL")
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                raise StoreError(
+                    f"{self.path} is an SQLite database but not a tianti store (it has tables "
+                    f"{', '.join(sorted(tables)[:5])}); give another --db")
+            if "meta" in tables:
+                meta = dict(c.execute("SELECT key, value FROM meta").fetchall())
+                if meta.get("format") != FORMAT:
+                    raise StoreError(f"{self.path} is not a tianti store (format {meta.get('format')!r})")
+                version = int(meta.get("schema_version", "0"))
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"{self.path} has store schema {version}, newer than this tianti's "
+                        f"{SCHEMA_VERSION}: upgrade tianti")
+            for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
+                c.execute(statement)
+            c.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
+            c.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            c.execute("INSERT OR IGNORE INTO meta VALUES ('ratings_last_game', '0')")
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions ---------------------------------------------------------------------------
+
+    def transaction(self) -> "_Transaction":
+        """`with store.transaction():` — BEGIN IMMEDIATE ... COMMIT, ROLLBACK on error."""
+        return _Transaction(self.conn)
+
+    # -- bots and runs --------------------------------------------------------------------------
+
+    def register_bots(self, bots: list[tuple[str, str]]) -> None:
+        """Record each (name, spec); a name already standing for another spec is an error (a
+        ladder row must mean one bot)."""
+        with self.transaction():
+            for name, spec in bots:
+                self.conn.execute("INSERT OR IGNORE INTO bots VALUES (?, ?, ?)", (name, spec, now()))
+                (stored,) = self.conn.execute("SELECT spec FROM bots WHERE name = ?", (name,)).fetchone()
+                if stored != spec:
+                    raise StoreError(
+                        f"the bot name {name!r} already stands for {stored!r} in {self.path}, not "
+                        f"{spec!r}: give this bot another name")
+
+    def bots(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT name, spec FROM bots ORDER BY name").fetchall())
+
+    def create_run(self, spec: TournamentSpec, planned: int, label: str | None = None) -> int:
+        """A new run, owned by this process."""
+        self.register_bots(list(spec.bots))
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT INTO runs (label, spec, game, players, deals, seatings, seed, move_timeout,"
+                " planned, status, created_at, updated_at, owner_host, owner_pid)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+                (label, json.dumps(spec.to_dict()), spec.game, spec.players, spec.deals,
+                 spec.seatings, spec.seed, spec.move_timeout, planned, now(), now(),
+                 socket.gethostname(), os.getpid()))
+            return int(cur.lastrowid)
+
+    def claim_run(self, run_id: int, force: bool = False) -> RunInfo:
+        """Take over a run to resume it; refuses while another live process on this machine
+        runs it (unless `force`)."""
+        with self.transaction():
+            info = self.run(run_id)
+            row = self.conn.execute("SELECT status, owner_host, owner_pid FROM runs WHERE id = ?",
+                                    (run_id,)).fetchone()
+            status, host, pid = row
+            if (status == "running" and not force and host == socket.gethostname()
+                    and pid is not None and pid != os.getpid() and _pid_alive(pid)):
+                raise StoreError(
+                    f"run {run_id} is being played by process {pid} on this machine; stop it "
+                    f"first (or pass --force if that process is not a tianti tournament)")
+            if status == "running" and not force and host not in (None, socket.gethostname()):
+                raise StoreError(
+                    f"run {run_id} is marked as running on {host} (process {pid}); pass --force "
+                    f"to resume it here if it is no longer running there")
+            self.conn.execute(
+                "UPDATE runs SET status = 'running', owner_host = ?, owner_pid = ?, updated_at = ?"
+                " WHERE id = ?", (socket.gethostname(), os.getpid(), now(), run_id))
+        return info
+
+    def set_status(self, run_id: int, status: str, wall_seconds: float = 0.0) -> None:
+        """Mark a run finished / interrupted / failed, adding the wall time just spent."""
+        finished = now() if status == "finished" else None
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE runs SET status = ?, updated_at = ?, finished_at = COALESCE(?, finished_at),"
+                " wall_seconds = wall_seconds + ?, owner_pid = NULL WHERE id = ?",
+                (status, now(), finished, wall_seconds, run_id))
+
+    def run(self, run_id: int) -> RunInfo:
+        row = self.conn.execute(
+            "SELECT id, label, spec, planned, status, created_at, updated_at, finished_at,"
+            " owner_host, owner_pid, wall_seconds FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            known = [r[0] for r in self.conn.execute("SELECT id FROM runs ORDER BY id DESC LIMIT 10")]
+            hint = f"; recent runs: {', '.join(map(str, known))}" if known else "; the store has no runs"
+            raise StoreError(f"there is no run {run_id} in {self.path}{hint}")
+        return self._run_info(row)
+
+    def runs(self) -> list[RunInfo]:
+        rows = self.conn.execute(
+            "SELECT id, label, spec, planned, status, created_at, updated_at, finished_at,"
+            " owner_host, owner_pid, wall_seconds FROM runs ORDER BY id").fetchall()
+        return [self._run_info(r) for r in rows]
+
+    def _run_info(self, row: tuple[Any, ...]) -> RunInfo:
+        (rid, label, spec, planned, status, created, updated, finished, host, pid, wall) = row
+        done, errors = self.conn.execute(
+            "SELECT COUNT(DISTINCT g.id), COUNT(s.fault_kind) FROM games g"
+            " LEFT JOIN seats s ON s.game_id = g.id WHERE g.run_id = ?", (rid,)).fetchone()
+        if (status == "running" and host == socket.gethostname() and pid is not None
+                and not _pid_alive(pid)):
+            status = "stopped"
+        return RunInfo(rid, label, TournamentSpec.from_dict(json.loads(spec)), planned, done,
+                       errors, status, created, updated, finished, host, pid, wall)
+
+    # -- games ----------------------------------------------------------------------------------
+
+    def completed_keys(self, run_id: int) -> set[tuple[int, int]]:
+        """The (deal, seating) pairs of a run already stored."""
+        return {(d, s) for d, s in self.conn.execute(
+            "SELECT deal, seating FROM games WHERE run_id = ?", (run_id,))}
+
+    def save_game(self, outcome: GameOutcome) -> int | None:
+        """Store a finished game and its seats in one transaction; returns its id, or None when
+        that (run, deal, seating) was already stored."""
+        c = self.conn
+        with self.transaction():
+            cur = c.execute(
+                "INSERT OR IGNORE INTO games (run_id, deal, seating, game, options, players, seed,"
+                " resample_seed, actions, move_times, duration, worker, finished_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (outcome.run_id, outcome.deal, outcome.seating, outcome.game,
+                 json.dumps(outcome.options, sort_keys=True), len(outcome.seats), outcome.seed,
+                 outcome.resample_seed, json.dumps(outcome.actions, separators=(",", ":")),
+                 json.dumps([round(t, 6) for t in outcome.move_times], separators=(",", ":")),
+                 outcome.duration, outcome.worker, now()))
+            if cur.rowcount == 0:
+                return None
+            game_id = int(cur.lastrowid)
+            c.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.bot, s.spec, s.score, s.rank, s.game_rank,
+                  s.fault["kind"] if s.fault else None, s.fault["move"] if s.fault else None,
+                  s.fault["message"] if s.fault else None, s.moves, s.think_seconds,
+                  s.max_move_seconds) for s in outcome.seats])
+            c.execute("UPDATE runs SET updated_at = ? WHERE id = ?", (now(), outcome.run_id))
+        return game_id
+
+    def game(self, game_id: int) -> StoredGame:
+        games = list(self.games(where="g.id = ?", params=(game_id,)))
+        if not games:
+            raise StoreError(f"there is no game {game_id} in {self.path}")
+        return games[0]
+
+    def games(self, where: str = "1", params: tuple[Any, ...] = (), order: str = "g.id") -> Iterator[StoredGame]:
+        """Stored games matching an SQL condition on `g` (games), in `order`."""
+        rows = self.conn.execute(
+            "SELECT g.id, g.run_id, g.deal, g.seating, g.game, g.options, g.players, g.seed,"
+            " g.resample_seed, g.actions, g.move_times, g.duration, g.worker, g.finished_at"
+            f" FROM games g WHERE {where} ORDER BY {order}", params).fetchall()
+        for chunk_start in range(0, len(rows), 500):
+            chunk = rows[chunk_start:chunk_start + 500]
+            ids = [r[0] for r in chunk]
+            seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+            marks = ",".join("?" * len(ids))
+            for s in self.conn.execute(
+                    "SELECT game_id, seat, bot, spec, score, rank, game_rank, fault_kind,"
+                    " fault_move, fault, moves, think_seconds, max_move_seconds FROM seats"
+                    f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids):
+                seats[s[0]].append({
+                    "seat": s[1], "bot": s[2], "spec": s[3], "score": s[4], "rank": s[5],
+                    "game_rank": s[6],
+                    "fault": None if s[7] is None else {"kind": s[7], "move": s[8], "message": s[9]},
+                    "moves": s[10], "think_seconds": s[11], "max_move_seconds": s[12]})
+            for r in chunk:
+                yield StoredGame(
+                    id=r[0], run_id=r[1], deal=r[2], seating=r[3], game=r[4],
+                    options=json.loads(r[5]), players=r[6], seed=r[7], resample_seed=r[8],
+                    actions=json.loads(r[9]), move_times=json.loads(r[10]), duration=r[11],
+                    worker=r[12], finished_at=r[13], seats=seats[r[0]])
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        if kind is None:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("ROLLBACK")

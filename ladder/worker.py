@@ -1,0 +1,400 @@
+"""Playing a tournament's games where they run: a worker process of the local pool or a Ray task.
+
+`play_task` turns a `GameTask` into a `GameOutcome`: it builds the bots from their specs (a bot
+that has a `seed` option and was not given one gets a seed derived from the deal and its name,
+so every game is reproducible), plays the game under a `Referee`, and collects the result.
+
+Move time limits are enforced in two layers. In the process that plays, a watchdog thread
+watches the heartbeat and, when a bot's call runs past the limit, sends SIGALRM to the main
+thread, whose handler raises `MoveTimeout` inside the bot (this stops Python loops and blocking
+sleeps). A bot stuck where signals cannot reach it (compiled code holding the GIL, signals
+blocked) is the local pool's business: its parent process reads the heartbeat from shared memory,
+kills the worker, and restarts the game after the moves already played with that bot faulted
+(see `ladder.backends`).
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import socket
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ai.bots import describe_bots, make_bot, parse_spec
+from engine.registry import load_game
+from ladder.match import Fault, MoveTimeout, Referee, derived_seed, play_game
+from ladder.schedule import GameTask
+
+# Decisions a shared heartbeat can hold (longer games are restarted from scratch when killed).
+HEARTBEAT_CAPACITY = 1 << 15
+_FAULTS_BYTES = 1 << 15
+
+
+@dataclass
+class SeatOutcome:
+    """One seat of a finished game. `rank` is the finishing position with faulted seats last
+    (0 = first), `game_rank` the one the rules gave; `fault` is a `Fault.to_dict()` or None."""
+
+    seat: int
+    bot: str
+    spec: str
+    score: int
+    rank: int
+    game_rank: int
+    fault: dict[str, Any] | None
+    moves: int
+    think_seconds: float
+    max_move_seconds: float
+
+
+@dataclass
+class GameOutcome:
+    """A finished game as the store keeps it: what was planned, every decision, the result."""
+
+    run_id: int
+    deal: int
+    seating: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    resample_seed: int
+    actions: list[int]
+    move_times: list[float]
+    seats: list[SeatOutcome]
+    duration: float  # seconds spent in the worker on this game
+    worker: str = ""
+    faults: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.deal, self.seating)
+
+    def record(self) -> dict[str, Any]:
+        """The engine's game record (what `State.from_record` replays)."""
+        return {"format": "tianti-record", "version": 1, "game": self.game,
+                "options": dict(self.options), "seed": self.seed, "actions": list(self.actions)}
+
+
+class LocalHeartbeat:
+    """A heartbeat in the playing process's own memory (what a Ray task uses)."""
+
+    def __init__(self) -> None:
+        self.in_move = False
+        self.seat = -1
+        self.index = -1
+        self.started = 0.0
+        self.serial = 0
+        self.expired = -1
+        self.timeout: float | None = None
+
+    def start_task(self, task: GameTask) -> None:
+        self.timeout = task.move_timeout
+        self.in_move = False
+
+    def begin(self, seat: int, index: int) -> None:
+        self.seat = seat
+        self.index = index
+        self.started = time.monotonic()
+        self.serial += 1
+        self.in_move = True
+
+    def end(self) -> None:
+        self.in_move = False
+
+    def applied(self, index: int, action: int, seconds: float) -> None:
+        pass
+
+    def faulted(self, faults: list[Fault]) -> None:
+        pass
+
+
+class WorkerSlot:
+    """Shared memory between a local worker process and the pool: the heartbeat header, the
+    actions and move times played so far in the current game, and its faults as JSON."""
+
+    # header fields
+    TASK, IN_MOVE, SEAT, INDEX, STARTED, N_ACTIONS, SERIAL, FAULTS_LEN = range(8)
+    HEADER = 8
+
+    def __init__(self, ctx: Any) -> None:
+        self.header = ctx.RawArray(ctypes.c_double, self.HEADER)
+        self.actions = ctx.RawArray(ctypes.c_int64, HEARTBEAT_CAPACITY)
+        self.times = ctx.RawArray(ctypes.c_double, HEARTBEAT_CAPACITY)
+        self.faults = ctx.RawArray(ctypes.c_char, _FAULTS_BYTES)
+
+    def reset(self) -> None:
+        for i in range(self.HEADER):
+            self.header[i] = 0.0
+        self.header[self.TASK] = -1.0
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the parent needs after killing the worker: the game so far and who was moving."""
+        h = self.header
+        n = int(h[self.N_ACTIONS])
+        flen = int(h[self.FAULTS_LEN])
+        faults = json.loads(self.faults.raw[:flen].decode()) if flen > 0 else []
+        return {
+            "task": int(h[self.TASK]), "in_move": h[self.IN_MOVE] > 0, "seat": int(h[self.SEAT]),
+            "index": int(h[self.INDEX]), "started": h[self.STARTED],
+            "overflow": n > HEARTBEAT_CAPACITY,
+            "actions": list(self.actions[:min(n, HEARTBEAT_CAPACITY)]),
+            "times": list(self.times[:min(n, HEARTBEAT_CAPACITY)]), "faults": faults,
+        }
+
+    def in_move_since(self) -> tuple[int, float] | None:
+        """(task serial, start time) of the bot call in progress, or None."""
+        h = self.header
+        if h[self.IN_MOVE] > 0:
+            return int(h[self.TASK]), h[self.STARTED]
+        return None
+
+
+class SharedHeartbeat:
+    """A heartbeat written into a `WorkerSlot` (the local pool's workers use it)."""
+
+    def __init__(self, slot: WorkerSlot) -> None:
+        self.slot = slot
+        # memoryviews: item access is several times cheaper than the ctypes arrays'
+        self._h = memoryview(slot.header).cast("B").cast("d")
+        self._a = memoryview(slot.actions).cast("B").cast("q")
+        self._t = memoryview(slot.times).cast("B").cast("d")
+        self.expired = -1
+        self.timeout: float | None = None
+
+    @property
+    def in_move(self) -> bool:
+        return self._h[WorkerSlot.IN_MOVE] > 0
+
+    @property
+    def started(self) -> float:
+        return self._h[WorkerSlot.STARTED]
+
+    @property
+    def serial(self) -> int:
+        return int(self._h[WorkerSlot.SERIAL])
+
+    def start_task(self, serial: int, task: GameTask) -> None:
+        h = self._h
+        h[WorkerSlot.IN_MOVE] = 0.0
+        h[WorkerSlot.N_ACTIONS] = 0.0
+        h[WorkerSlot.FAULTS_LEN] = 0.0
+        self.timeout = task.move_timeout
+        for i, (a, t) in enumerate(zip(task.prefix_actions, task.prefix_times)):
+            self.applied(i, a, t)
+        if task.prefix_faults:
+            self._write_faults(list(task.prefix_faults))
+        h[WorkerSlot.TASK] = float(serial)
+
+    def begin(self, seat: int, index: int) -> None:
+        h = self._h
+        h[WorkerSlot.SEAT] = seat
+        h[WorkerSlot.INDEX] = index
+        h[WorkerSlot.STARTED] = time.monotonic()
+        h[WorkerSlot.SERIAL] += 1.0
+        h[WorkerSlot.IN_MOVE] = 1.0
+
+    def end(self) -> None:
+        self._h[WorkerSlot.IN_MOVE] = 0.0
+
+    def applied(self, index: int, action: int, seconds: float) -> None:
+        if index < HEARTBEAT_CAPACITY:
+            self._a[index] = action
+            self._t[index] = seconds
+        self._h[WorkerSlot.N_ACTIONS] = index + 1
+
+    def faulted(self, faults: list[Fault]) -> None:
+        self._write_faults([f.to_dict() for f in faults])
+
+    def _write_faults(self, faults: list[dict[str, Any]]) -> None:
+        data = json.dumps(faults).encode()
+        if len(data) > _FAULTS_BYTES:  # keep the faults, shorten their messages
+            data = json.dumps([{**f, "message": f["message"][:200]} for f in faults]).encode()
+        data = data[:_FAULTS_BYTES]
+        self.slot.faults[:len(data)] = data
+        self._h[WorkerSlot.FAULTS_LEN] = len(data)
+
+
+# -- the move watchdog (one per process) --------------------------------------------------------
+
+_watched: Any = None  # the heartbeat the SIGALRM handler and the watchdog thread look at
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    hb = _watched
+    if hb is not None and hb.in_move and hb.expired == hb.serial:
+        raise MoveTimeout()
+
+
+def _watch(main_thread_id: int) -> None:
+    """The watchdog thread: interrupts the main thread when a bot's call runs past the limit."""
+    while True:
+        hb = _watched
+        timeout = hb.timeout if hb is not None else None
+        if not timeout:
+            time.sleep(0.2)
+            continue
+        time.sleep(min(0.05, timeout / 10))
+        serial = hb.serial
+        if not hb.in_move or hb.expired == serial:
+            continue
+        started = hb.started
+        if time.monotonic() - started > timeout and hb.serial == serial:
+            hb.expired = serial
+            signal.pthread_kill(main_thread_id, signal.SIGALRM)
+
+
+_watchdog_thread: threading.Thread | None = None
+
+
+def install_watchdog(hb: Any) -> bool:
+    """Start interrupting over-long bot calls reported to `hb` (the thread starts once per
+    process; a later call switches it to the new heartbeat). False where it cannot work (not the
+    main thread, no SIGALRM): then a move past the limit is only detected when it returns."""
+    global _watched, _watchdog_thread
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        return False
+    _watched = hb
+    if _watchdog_thread is None:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        _watchdog_thread = threading.Thread(
+            target=_watch, args=(threading.main_thread().ident,),
+            name="tianti-move-watchdog", daemon=True)
+        _watchdog_thread.start()
+    return True
+
+
+# -- playing a task ------------------------------------------------------------------------------
+
+_seeded_bots: dict[str, bool] | None = None
+
+
+def _seed_override(spec: str, game_seed: int, name: str) -> dict[str, Any]:
+    """{'seed': ...} for a registered bot with a seed option that the spec leaves unset."""
+    global _seeded_bots
+    if _seeded_bots is None:
+        _seeded_bots = {b["name"]: "seed" in b["options"] for b in describe_bots()}
+    bot_name, raw = parse_spec(spec)
+    if "seed" in raw or not _seeded_bots.get(bot_name, False):
+        return {}
+    return {"seed": derived_seed(game_seed, "bot", name)}
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
+    """Play one planned game to the end under the tournament's rules for faults."""
+    start = time.perf_counter()
+    hb = heartbeat if heartbeat is not None else LocalHeartbeat()
+    game = load_game(task.game, **task.options)
+    state = game.new_initial_state(task.seed)
+    movers: list[int] = []
+    for a in task.prefix_actions:
+        movers.append(state.current_player())
+        state.apply_action(a)
+    referee = Referee(task.move_timeout, hb, fallback_seed=task.seed,
+                      faults=[Fault.from_dict(f) for f in task.prefix_faults])
+    bots: list[Any] = []
+    for seat, (name, spec) in enumerate(task.bots):
+        if seat in referee.faulted_seats():
+            bots.append(None)  # play_game seats the fallback bot there
+            continue
+        overrides = _seed_override(spec, task.seed, name)
+        bot, _, fault = referee.call(seat, -1, lambda: make_bot(spec, **overrides))
+        if fault is not None:
+            fault.message = "the bot could not be made: " + fault.message
+            referee.add_fault(fault)
+        bots.append(bot)
+    result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee)
+    move_times = list(task.prefix_times) + result.move_times
+    movers += result.movers
+    faults = {f.seat: f for f in reversed(result.faults)}  # the first fault of each seat
+    seats = []
+    for seat, (name, spec) in enumerate(task.bots):
+        mine = [t for t, m in zip(move_times, movers) if m == seat]
+        seats.append(SeatOutcome(
+            seat=seat, bot=name, spec=spec, score=int(result.scores[seat]),
+            rank=int(result.ranks[seat]), game_rank=int(result.game_ranks[seat]),
+            fault=faults[seat].to_dict() if seat in faults else None, moves=len(mine),
+            think_seconds=sum(mine), max_move_seconds=max(mine, default=0.0)))
+    return GameOutcome(
+        run_id=task.run_id, deal=task.deal, seating=task.seating, game=task.game,
+        options=dict(game.options), seed=task.seed, resample_seed=task.resample_seed,
+        actions=result.actions, move_times=move_times, seats=seats,
+        duration=time.perf_counter() - start, worker=worker_name(),
+        faults=[f.to_dict() for f in result.faults])
+
+
+def play_chunk(tasks: list[GameTask]) -> list[GameOutcome | tuple[str, str]]:
+    """Play several tasks in this process (a Ray task's body); a task that fails outside any
+    bot's call gives ("failed", traceback) in its place."""
+    hb = _process_heartbeat()
+    out: list[GameOutcome | tuple[str, str]] = []
+    for task in tasks:
+        hb.start_task(task)
+        try:
+            out.append(play_task(task, hb))
+        except Exception:
+            out.append(("failed", traceback.format_exc()))
+    return out
+
+
+_heartbeat: LocalHeartbeat | None = None
+
+
+def _process_heartbeat() -> LocalHeartbeat:
+    global _heartbeat
+    if _heartbeat is None:
+        _heartbeat = LocalHeartbeat()
+        install_watchdog(_heartbeat)
+    return _heartbeat
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (so a SIGKILLed tournament leaves no
+    workers behind); elsewhere the closed pipe ends the worker at its next task."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int) -> None:
+    """A local pool worker: plays the tasks the pool sends until told to stop or orphaned.
+
+    Ctrl-C reaches the whole process group; the worker ignores it and lets the tournament
+    process decide (it stops handing out games and ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    if os.getppid() != parent_pid:
+        return
+    hb = SharedHeartbeat(slot)
+    install_watchdog(hb)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        serial, task = message
+        hb.start_task(serial, task)
+        try:
+            reply: tuple[str, int, Any] = ("done", serial, play_task(task, hb))
+        except Exception:
+            reply = ("failed", serial, traceback.format_exc())
+        hb.end()
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return

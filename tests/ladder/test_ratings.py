@@ -1,0 +1,71 @@
+"""Ratings: what the ladder says agrees with TrueSkill itself and with the games played."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import trueskill
+
+from ladder.ratings import head_to_head, ladder, recompute
+from ladder.store import Store
+from tests.ladder.helpers import games
+
+
+def test_the_ladder_orders_a_stronger_bot_above_a_weaker_one(quality_db: Path):
+    """Search above the heuristic above random, and clearly: the ladder's order is that of the
+    conservative ratings (mu - 3 sigma), and the mean finishing places differ by more than two
+    standard errors each. (The games are reproducible, being seeded; the ratings depend a
+    little on the order the games finished in, so the test leaves room for that.)"""
+    with Store(quality_db, create=False) as store:
+        (pool,) = ladder(store)
+    assert (pool.game, pool.players) == ("dragon", 3)
+    assert [r.bot for r in pool.rows] == ["search", "heuristic", "random"]
+    assert [r.rank for r in pool.rows] == [1, 2, 3]
+    for upper, lower in zip(pool.rows, pool.rows[1:]):
+        assert upper.conservative > lower.conservative + 3
+        assert upper.mu > lower.mu
+        assert upper.mean_place + 2 * upper.mean_place_se < lower.mean_place - 2 * lower.mean_place_se
+    assert all(r.games == 24 and r.errors == 0 for r in pool.rows)
+    assert sum(r.wins for r in pool.rows) == 24
+    assert pool.rows[0].win_rate > 0.5
+
+
+def test_ratings_agree_with_trueskill_rating_the_same_results(quality_db: Path):
+    env = trueskill.TrueSkill()
+    ratings: dict[str, trueskill.Rating] = {}
+    for g in games(quality_db):  # in the order stored
+        bots = [s["bot"] for s in g.seats]
+        teams = [(ratings.get(b, env.create_rating()),) for b in bots]
+        rated = env.rate(teams, ranks=[s["rank"] for s in g.seats])
+        for b, (r,) in zip(bots, rated):
+            ratings[b] = r
+    with Store(quality_db, create=False) as store:
+        (pool,) = ladder(store)
+    for row in pool.rows:
+        assert row.mu == pytest.approx(ratings[row.bot].mu, abs=1e-9)
+        assert row.sigma == pytest.approx(ratings[row.bot].sigma, abs=1e-9)
+        assert row.conservative == pytest.approx(row.mu - 3 * row.sigma)
+
+
+def test_recompute_gives_the_incremental_ratings_and_head_to_head_counts(quality_db: Path, tmp_path: Path):
+    copy = tmp_path / "copy.db"
+    with Store(quality_db, create=False) as store:
+        before = [(r.bot, r.mu, r.sigma) for r in ladder(store)[0].rows]
+        store.conn.execute("PRAGMA wal_checkpoint(FULL)")
+    shutil.copy(quality_db, copy)
+    with Store(copy, create=False) as store:
+        assert recompute(store) == 24
+        after = [(r.bot, r.mu, r.sigma) for r in ladder(store)[0].rows]
+        h2h = head_to_head(store, "dragon", 3)
+    assert after == before
+    stored = games(quality_db)
+    for a, b in [("search", "heuristic"), ("heuristic", "random"), ("search", "random")]:
+        above = sum(1 for g in stored if _rank(g, a) < _rank(g, b))
+        assert h2h.above[(a, b)] == above == h2h.below[(b, a)]
+        assert h2h.meetings(a, b) == 24
+    assert h2h.score("search", "random") == 1.0 - h2h.score("random", "search")
+
+
+def _rank(g, bot: str) -> int:
+    return next(s["rank"] for s in g.seats if s["bot"] == bot)
