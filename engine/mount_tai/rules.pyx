@@ -486,16 +486,18 @@ cdef void turn_order_change(MTState* s) noexcept nogil:
         s.p[i].turn_number = 0
 
 
-cdef bint event_available(const MTState* s) noexcept nogil:
-    cdef int r = s.round % ROUNDS_PER_YEAR, c
+cdef int events_available(const MTState* s, int* last) noexcept nogil:
+    """Event tiles of this round not yet flipped (and the last such space into `last`)."""
+    cdef int r = s.round % ROUNDS_PER_YEAR, c, n = 0
     for c in range(N_EVENT_SPACES):
         if s.event_tile[r][c] != NONE8 and not (s.event_used[r] >> c) & 1:
-            return True
-    return False
+            n += 1
+            last[0] = c
+    return n
 
 
 cdef bint events_step(MTState* s) noexcept nogil:
-    cdef int e, c, r = s.round % ROUNDS_PER_YEAR
+    cdef int e, c = 0, k, r = s.round % ROUNDS_PER_YEAR
     while s.order_pos < s.n_order:
         e = s.order[s.order_pos]
         if e == VIRTUAL:
@@ -510,8 +512,12 @@ cdef bint events_step(MTState* s) noexcept nogil:
         if s.opt.challenge == 4 and s.order_pos != 0:
             s.order_pos += 1
             continue
-        if event_available(s):
+        k = events_available(s, &c)
+        if k > 0:
             decide(s, e, PH_EVENT)
+            if k == 1:
+                # No choice: the only tile left is flipped at once (then the flow goes on).
+                activate_event(s, c)
             return True
         s.order_pos += 1
     s.vp_number = 0
@@ -1096,6 +1102,7 @@ cdef void tidy_done(MTState* s) noexcept nogil:
 
 
 cdef void tidy_remove(MTState* s, int slot) noexcept nogil:
+    cdef int buf[MAX_LEGAL]
     cdef int tile = edict_take(&s.p[s.cur], s.opt.layout, slot)
     s.removals += 1
     s.removed_mask |= 1u << slot
@@ -1105,6 +1112,8 @@ cdef void tidy_remove(MTState* s, int slot) noexcept nogil:
     s.phase = PH_TIDY
     if s.removals >= s.removals_max or uncovered(s, s.cur) == 0:
         tidy_done(s)
+    elif legal_tidy(s, buf) == 1 and buf[0] == A_PASS:
+        tidy_done(s)    # nothing more may be removed (canonical order): no decision
 
 
 cdef void apply_policy(MTState* s, int a) noexcept nogil:

@@ -59,11 +59,11 @@ def test_virtual_player_goes_first_after_a_lower_number_and_picks_its_event():
     s.apply_action(act("pass"))  # execute nothing
     snap = s.snapshot()
     assert snap["order"] == ["virtual", 0]
-    # Both show 3: money comes before grain in the virtual player's priority.
-    assert snap["events_used"][0][0] and not snap["events_used"][0][1]
-    assert s.legal_actions() == [act("event", 1)]
-    s.apply_action(act("event", 1))
-    assert seat(s, 0)["money"] == 6 and seat(s, 0)["grain"] == 2 + 3  # the virtual gains nothing
+    # Both show 3: money comes before grain in the virtual player's priority; the player's
+    # only tile left, the grain, is flipped for it (no choice); the virtual gains nothing.
+    assert snap["events_used"][0][0] and snap["events_used"][0][1]
+    assert seat(s, 0)["money"] == 6 and seat(s, 0)["grain"] == 2 + 3
+    assert snap["round"] == 1 and snap["phase"] == "policy"
 
 
 def test_virtual_player_event_priority_larger_number_then_wine_money_grain_reputation():
