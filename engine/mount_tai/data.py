@@ -573,3 +573,40 @@ DONATION_FINAL_REPUTATION = 6
 # holder gains COMMANDER_REPUTATION ("if the opponent has no reputation, you gain 2 reputation
 # directly", FAQ).
 COMMANDER_REPUTATION = 2
+
+# ---------------------------------------------------------------------------------------------
+# Readings of the rules the code makes where the rulebook leaves a choice (the rules code follows
+# these; they are listed here so that every assumption is in one place).
+
+READINGS: tuple[str, ...] = (
+    "assumption: every edict effect is optional: a player may place a tile and execute less "
+    "than it offers (or nothing), e.g. for the turn order; an effect is offered only when it "
+    "can do something.",
+    "assumption: the tidy-up's tile only sets the turn order (option tidy_up_effect=True: the "
+    "player may then execute it by its tier, the other reading of the red sentence).",
+    "assumption: the Administrative Official's level 1 and 2 removals are mandatory while an "
+    "uncovered tile is left ('removes'); its level 1 removal in a tidy-up counts among the "
+    "tidy-up's tiles; the Secretary's level 1 discard is optional ('may').",
+    "assumption: the Descendant of Zheng's artificial water source is placed at most once per "
+    "cultivation action, on a barren dry cell of the player's fief (not the summit) next to a "
+    "settlement placed by that action; it is a water source for every rule.",
+    "assumption: the Observatory's 1 money for a red talent is not a recruitment (the Imperial "
+    "Academy does not reduce it).",
+    "assumption: the Publicist's level 2, the Vanguard's level 2 and the Yin-Yang Master's level "
+    "2 apply to plain rewards, not to the exchange event or tile 0.",
+    "assumption: a reward below 0 (the -1 money tile) takes what the player has.",
+    "assumption: the Firstborn Grandchild's level 1 gift comes whenever the card enters the "
+    "talent area (recruited, taken with the Observatory, or carried into a challenge game).",
+    "assumption: the Yin-Yang Master's level 3 copies the best level 3 skill among the other "
+    "players' cards for its holder (any level of the card; not the Secretary's extra policy "
+    "decision, not another Yin-Yang Master).",
+    "assumption: talents settle in the order brewer, trader, administrative official, "
+    "secretary, architect; several skills of the same card kind act once.",
+    "assumption: a carried challenge talent or building is taken out of the game's supply.",
+    "assumption: a player with no uncovered edict tile passes its policy decision.",
+    "reading: each player's summit quarter is the player's part of the shared summit tile; "
+    "several players may ascend.",
+    "not implemented: the Huizhou Merchants and Pingyao Branch promo tiles (listed among the "
+    "crowdfunding contents, but no rule for them is printed in the source), and the three "
+    "Grand Tutor cards the FAQ does not describe.",
+)

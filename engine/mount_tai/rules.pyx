@@ -591,7 +591,7 @@ cdef void settle_praise(MTState* s, int seat) noexcept nogil:
     cdef MTPlayer* pl = &s.p[seat]
     cdef int year = year_of(s)
     cdef int rep = praise_reward(s, seat, s.praise[year][season_of(s)], year)
-    pl.praise_gain = <uint8_t>rep
+    pl.praise_gain = <uint16_t>rep
     if rep > 0:
         add_rep(pl, SRC_PRAISES, rep)
         if has_skill(pl, T_FIRSTBORN, 2):

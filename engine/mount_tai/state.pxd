@@ -277,7 +277,7 @@ ctypedef struct MTPlayer:
     uint8_t tutor                   # TU_* of the Grand Tutor, NONE8 without
     uint8_t study                   # study markers held (Scholar)
     uint8_t donation                # space on the donation track (Philanthropist)
-    uint8_t praise_gain             # reputation from the current settlement's Eight Praises
+    uint16_t praise_gain            # reputation from the current settlement's Eight Praises
     uint16_t prev_actions           # challenge 3: bit E_* / ACT_TIDY done in the previous round
     uint16_t cur_actions            # ... and in this round so far
 
