@@ -297,7 +297,8 @@ cdef class State:
             if a in legal:
                 return a
             raise IllegalActionError(self._illegal_message(a))
-        names = {a: self.action_to_string(a).lower() for a in legal}
+        shown = {a: self.action_to_string(a) for a in legal}
+        names = {a: name.lower() for a, name in shown.items()}
         key = t.lower()
         exact = [a for a, name in names.items() if name == key]
         if len(exact) == 1:
@@ -305,13 +306,13 @@ cdef class State:
         prefixed = [a for a, name in names.items() if name.startswith(key)]
         if len(prefixed) == 1:
             return prefixed[0]
+        def listing(actions):
+            names = [shown[a] for a in actions]
+            more = f"; ... ({len(names)} in all)" if len(names) > 8 else ""
+            return "; ".join(names[:8]) + more
         if not prefixed:
-            raise IllegalActionError(
-                f"no legal action is called {t!r}; legal: " + "; ".join(names.values())
-            )
-        raise IllegalActionError(
-            f"{t!r} is ambiguous: " + "; ".join(names[a] for a in prefixed)
-        )
+            raise IllegalActionError(f"no legal action is called {t!r}; legal: {listing(legal)}")
+        raise IllegalActionError(f"{t!r} is ambiguous: {listing(prefixed)}")
 
     def information_state_string(self, int player) -> str:
         """Everything `player` knows, as text (games override)."""

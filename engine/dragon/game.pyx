@@ -215,6 +215,10 @@ cdef class DragonState(State):
     def __str__(self) -> str:
         return text.board_text(self.snapshot())
 
+    def compact_str(self, viewer=None) -> str:
+        """The board in about 30 lines of 80 columns (for play in a terminal)."""
+        return text.compact_text(self.snapshot(), viewer)
+
     def information_state_string(self, int player) -> str:
         """Everything `player` knows. In this game nothing on the table is hidden (played cards
         are public): only the future action-card splits are unknown, and they are not in it."""

@@ -268,3 +268,84 @@ def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
     if history is not None:
         lines.append(f"Moves so far: {len(history)}")
     return "\n".join(lines)
+
+
+_SHORT_KIND = ("craftsman", "lady", "tax", "pyro", "warrior", "monk", "healer", "farmer", "scholar")
+_SHORT_CARD = ("taxes", "build", "harvest", "fireworks", "parade", "research", "privilege", "wall")
+
+
+def _short_type(t: int) -> str:
+    pt = data.TYPES[t]
+    name = _SHORT_KIND[pt.kind]
+    if data.KINDS[pt.kind].old_symbols is None:
+        return name
+    return ("old " if pt.old else "yg ") + name
+
+
+def _wrap(head: str, items: list[str], width: int = 80, sep: str = ", ") -> list[str]:
+    lines, cur = [], head
+    for item in items:
+        piece = item if cur == head else sep + item
+        if len(cur) + len(piece) > width and cur != head:
+            lines.append(cur)
+            cur = " " * len(head) + item
+        else:
+            cur += piece
+    lines.append(cur)
+    return lines
+
+
+def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
+    """The board in at most about 30 lines of 80 columns, for play in a terminal."""
+    month = snap["month"]
+    head = f"Month {month}/12" if snap["phase"] not in ("draft", "over") else (
+        "Starting draft" if snap["phase"] == "draft" else "Game over")
+    events = snap["events"]
+    if snap["phase"] not in ("draft", "over"):
+        now = event_name(events[month - 1])
+        nxt = ", ".join(event_name(e) for e in events[month:month + 3])
+        head += f" | event: {now}" + (f" | next: {nxt}" if nxt else "")
+    else:
+        head += " | events: " + ", ".join(event_name(e) for e in events[2:6]) + ", ..."
+    lines = [head]
+    extras = []
+    if snap["super_event"] is not None:
+        extras.append(f"month 7 super event: {data.SUPER_EVENTS[snap['super_event']]}")
+    if snap["options"]["great_wall"]:
+        extras.append(f"wall {len(snap['wall'])}/12")
+    if extras:
+        lines.append(" | ".join(extras))
+    if snap["phase"] not in ("draft", "over"):
+        groups = []
+        for g, cards in enumerate(snap["groups"]):
+            d = snap["group_dragons"][g]
+            mark = f" ({d} dragon{'s' if d > 1 else ''})" if d else ""
+            groups.append(f"{g + 1}: " + "+".join(_SHORT_CARD[c] for c in sorted(cards)) + mark)
+        lines.extend(_wrap("Groups:  ", groups, sep=" | "))
+    order = [f"P{i}({snap['seats'][i]['track']})" for i in snap["track_order"]]
+    lines.append("Track:   " + " > ".join(order))
+    disp = []
+    for k, name in enumerate(_SHORT_KIND):
+        young = snap["display"][k]
+        if data.KINDS[k].old_symbols is None:
+            disp.append(f"{name} {young}")
+        else:
+            disp.append(f"{name} {young}/{snap['display'][k + 6]}")
+    lines.extend(_wrap("Display: ", disp))
+    for i, seat in enumerate(snap["seats"]):
+        who = "you" if i == viewer else "   "
+        priv = f" priv {seat['privileges_small']}s{seat['privileges_large']}L" if (
+            seat["privileges_small"] or seat["privileges_large"]) else ""
+        lines.append(f"P{i} {who} {seat['score']:3} VP {seat['yuan']:3} yuan {seat['rice']:2} rice "
+                     f"{seat['fireworks']:2} fw{priv}")
+        palaces = []
+        for p, pal in enumerate(seat["palaces"]):
+            persons = [_short_type(t) for t in pal["persons"]]
+            persons += ["-"] * (pal["floors"] - len(persons))
+            palaces.append(f"[{pal['floors']}] " + ", ".join(persons))
+        lines.extend(_wrap("   palaces ", [f"{p + 1}:{x}" for p, x in enumerate(palaces)] or ["none"],
+                           sep=" | "))
+        if i == viewer:
+            cards = [_SHORT_KIND[k] for k in seat["hand"]] + ["?"] * seat["wildcards"]
+            lines.extend(_wrap("   cards   ", cards or ["none"]))
+    return "\n".join(lines)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from ladder.cli import bench, bots, games, ratings, replay, tournament, watch
+from ladder.cli import bench, bots, games, play, ratings, replay, tournament, watch
 
 app = typer.Typer(
     name="tianti",
@@ -12,6 +12,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+app.command("play")(play.play)
 app.add_typer(bench.app, name="bench")
 app.command("watch")(watch.watch)
 app.command("games")(games.games)

@@ -1,0 +1,238 @@
+"""A person playing against bots: the session behind `tianti play` (no terminal I/O here).
+
+The session owns the real game state; bots are handed determinizations from their own seat.
+A session saves to and loads from a small JSON file holding the game record plus who sits
+where, so a game can be stopped at any prompt and resumed at the same decision.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import typer
+
+from ai.bots import Bot, SearchBot, make_bot
+from engine.core.errors import IllegalActionError, RecordError, TiantiError
+from engine.core.state import State
+from engine.registry import load_game
+
+SAVE_FORMAT = "tianti-play"
+SAVE_VERSION = 1
+HUMAN = "human"
+
+
+class PlayError(TiantiError, ValueError):
+    """A save file that cannot be used, or a bad choice at a prompt."""
+
+
+def data_dir() -> Path:
+    """Where tianti keeps its files (TIANTI_DATA_DIR overrides the user's app directory)."""
+    return Path(os.environ.get("TIANTI_DATA_DIR") or typer.get_app_dir("tianti"))
+
+
+def default_save_path(game: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return data_dir() / "saves" / f"{game}-{stamp}.json"
+
+
+@dataclass
+class LoggedMove:
+    index: int
+    player: int
+    text: str
+    seconds: float
+
+
+@dataclass
+class Choice:
+    number: int  # 1-based, as shown
+    action: int
+    text: str
+
+
+@dataclass
+class PlaySession:
+    """One game: the person at `seat`, a bot spec at every other seat."""
+
+    state: State
+    seat: int
+    specs: list[str]  # one per seat; specs[seat] == HUMAN
+    hint_spec: str = "strong"
+    log: list[LoggedMove] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)  # move numbers of the person's decisions
+    bots: dict[int, Bot] = field(default_factory=dict)
+    resample_rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    @staticmethod
+    def new(game: str, options: dict[str, Any], seat: int, opponents: list[str],
+            seed: int | None = None, hint_spec: str = "strong") -> "PlaySession":
+        """A new game. `opponents` are the bot specs of the other seats in seat order (one spec
+        is used for all of them)."""
+        g = load_game(game, **options)
+        n = g.num_players
+        if not 0 <= seat < n:
+            raise PlayError(f"seat must be in 0..{n - 1} for {n} players, got {seat}")
+        if len(opponents) == 1:
+            opponents = opponents * (n - 1)
+        if len(opponents) != n - 1:
+            raise PlayError(f"{len(opponents)} opponents given for {n - 1} other seats")
+        specs = list(opponents)
+        specs.insert(seat, HUMAN)
+        session = PlaySession(g.new_initial_state(seed), seat, specs, hint_spec)
+        session._make_bots()
+        return session
+
+    def _make_bots(self) -> None:
+        self.bots = {i: make_bot(spec) for i, spec in enumerate(self.specs) if i != self.seat}
+
+    # -- the flow -------------------------------------------------------------------------------
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.state.is_terminal() and self.state.current_player() == self.seat
+
+    def run_bots(self, before: Callable[[int], Any] | None = None,
+                 after: Callable[[LoggedMove], None] | None = None) -> None:
+        """Let the bots move until it is the person's turn or the game ends. `before(player)`
+        is called as a bot starts thinking (it may return a context manager, e.g. a spinner),
+        `after(move)` once its move is played."""
+        while not self.state.is_terminal() and self.state.current_player() != self.seat:
+            player = self.state.current_player()
+            view = self.state.resample_from_infostate(player, self.resample_rng.randrange(1 << 62))
+            start = time.perf_counter()
+            ctx = before(player) if before else None
+            if ctx is not None:
+                with ctx:
+                    action = self.bots[player].step(view)
+            else:
+                action = self.bots[player].step(view)
+            seconds = time.perf_counter() - start
+            self._play(player, action, seconds)
+            if after:
+                after(self.log[-1])
+
+    def _play(self, player: int, action: int, seconds: float) -> None:
+        text = self.state.action_to_string(action)
+        self.state.apply_action(action)
+        self.log.append(LoggedMove(len(self.log), player, text, seconds))
+
+    def choices(self) -> list[Choice]:
+        return [Choice(i + 1, a, self.state.action_to_string(a))
+                for i, a in enumerate(self.state.legal_actions())]
+
+    def resolve(self, text: str) -> int:
+        """A choice typed at the prompt: its number, its name, or an unambiguous prefix."""
+        t = text.strip()
+        choices = self.choices()
+        if t.isdigit():
+            k = int(t)
+            if 1 <= k <= len(choices):
+                return choices[k - 1].action
+            raise PlayError(f"there is no choice {k}: pick 1 to {len(choices)}")
+        try:
+            return self.state.string_to_action(t)
+        except IllegalActionError as e:
+            raise PlayError(str(e)) from None
+
+    def choose(self, action: int) -> None:
+        """The person plays `action` (legal, at their turn)."""
+        if not self.my_turn:
+            raise PlayError("it is not your turn")
+        self.decisions.append(self.state.move_number())
+        self._play(self.seat, action, 0.0)
+
+    def undo(self) -> bool:
+        """Back to the person's previous decision (bots' moves after it are replayed anew when
+        the game continues). False if there is none."""
+        if not self.decisions:
+            return False
+        target = self.decisions.pop()
+        record = self.state.to_record()
+        record["actions"] = record["actions"][:target]
+        self.state = State.from_record(record)
+        del self.log[target:]
+        for bot in self.bots.values():
+            if hasattr(bot, "restart"):
+                bot.restart()
+        return True
+
+    def hint(self) -> dict[str, Any]:
+        """The hint bot's choice here, with its statistics for the top moves."""
+        bot = make_bot(self.hint_spec)
+        view = self.state.resample_from_infostate(self.seat, self.resample_rng.randrange(1 << 62))
+        if isinstance(bot, SearchBot):
+            result = bot.analyse(view)
+            top = [{"action": r["action"], "text": self.state.action_to_string(r["action"]),
+                    "visits": r["visits"], "value": r["mean"]} for r in result["root"][:5]]
+            return {"action": result["action"], "text": self.state.action_to_string(result["action"]),
+                    "iterations": result["iterations"], "seconds": result["seconds"], "top": top}
+        action = bot.step(view)
+        return {"action": action, "text": self.state.action_to_string(action), "top": []}
+
+    def moves_since_my_last_turn(self) -> list[LoggedMove]:
+        start = self.decisions[-1] + 1 if self.decisions else 0
+        return self.log[start:]
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """Final scores by source, the ranking and (solo games) whether the goal was met."""
+        st = self.state
+        out: dict[str, Any] = {"scores": st.scores(), "ranks": st.ranks(), "returns": st.returns()}
+        breakdown = getattr(st, "final_breakdown", None)
+        if breakdown is not None:
+            out["breakdown"] = breakdown()
+        goal = getattr(st, "solo_summary", None)
+        if goal is not None:
+            out["solo"] = goal()
+        return out
+
+    # -- files ----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "record": self.state.to_record(),
+                "seat": self.seat, "specs": self.specs, "hint": self.hint_spec,
+                "decisions": self.decisions,
+                "move_seconds": [m.seconds for m in self.log]}
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        p = Path(path).expanduser()
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(p.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict()))
+        tmp.replace(p)
+        return p
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> "PlaySession":
+        p = Path(path).expanduser()
+        try:
+            data = json.loads(p.read_text())
+        except FileNotFoundError:
+            raise PlayError(f"no saved game at {p}") from None
+        except (OSError, ValueError) as e:
+            raise PlayError(f"{p} is not a saved tianti game: {e}") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise PlayError(f"{p} is not a saved tianti game (format {SAVE_FORMAT!r} expected)")
+        try:
+            state = State.from_record(data["record"])
+            seat, specs = int(data["seat"]), list(data["specs"])
+        except (KeyError, TypeError, ValueError, RecordError) as e:
+            raise PlayError(f"{p} does not load: {e}") from None
+        if len(specs) != state.num_players() or specs[seat] != HUMAN:
+            raise PlayError(f"{p} does not load: its seats do not match the game")
+        session = PlaySession(state, seat, specs, data.get("hint", "strong"))
+        session.decisions = [int(d) for d in data.get("decisions", [])]
+        seconds = data.get("move_seconds") or []
+        replay = load_game(state.game.name, **state.game.options).new_initial_state(state.seed)
+        for i, a in enumerate(state.history()):
+            session.log.append(LoggedMove(i, replay.current_player(), replay.action_to_string(a),
+                                          seconds[i] if i < len(seconds) else 0.0))
+            replay.apply_action(a)
+        session._make_bots()
+        return session
