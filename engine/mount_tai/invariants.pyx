@@ -266,6 +266,10 @@ def random_game_sweep(state, int games, uint64_t seed, int determinize_every=0) 
     cdef long long steps = 0, first_game = -1, finished = 0, goals = 0
     cdef uint64_t game_seed, first_seed = 0
     cdef long long rep_total = 0
+    cdef long long visits[N_PHASES]
+    cdef int ph
+    for ph in range(N_PHASES):
+        visits[ph] = 0
     rng_seed(&rng, seed)
     with nogil:
         for gi in range(games):
@@ -291,6 +295,7 @@ def random_game_sweep(state, int games, uint64_t seed, int determinize_every=0) 
                     if opt.solo and st.p[0].res[RES_REP] >= (T.goal[opt.challenge - 1] if opt.challenge else T.solo_goal):
                         goals += 1
                     break
+                visits[st.phase] += 1
                 n = mt_legal(&st, buf)
                 if n > max_legal:
                     max_legal = n
@@ -317,4 +322,5 @@ def random_game_sweep(state, int games, uint64_t seed, int determinize_every=0) 
         "max_legal": max_legal,
         "mean_reputation_seat0": rep_total / finished if finished else 0.0,
         "goals_reached": goals,
+        "phase_visits": [visits[ph] for ph in range(N_PHASES)],
     }

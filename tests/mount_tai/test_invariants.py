@@ -70,3 +70,19 @@ def test_random_games_end_after_16_rounds_in_python():
             rounds.append(s.snapshot()["round"])
         assert rounds == list(range(17))
         assert s.snapshot()["round"] == 16 and check(s) == []
+
+
+def test_random_play_reaches_every_kind_of_decision():
+    """The sweeps exercise the whole rulebook: random play visits every decision kind (the
+    Village Elder's sacrifice choice needs the summit, elder level 2, wine and money at once and
+    is covered by test_talents instead)."""
+    from engine.mount_tai.game import PHASE_NAMES
+
+    visits = [0] * len(PHASE_NAMES)
+    for opts, games in ((dict(players=4, grand_tutors=True), 4000), (dict(challenge=7), 1000),
+                        (dict(challenge=2), 200)):
+        result = random_game_sweep(new_game(seed=1, **opts), games, seed=games)
+        assert result["violations"] == []
+        visits = [a + b for a, b in zip(visits, result["phase_visits"])]
+    missing = {PHASE_NAMES[i] for i, v in enumerate(visits) if v == 0}
+    assert missing == {"sacrifice", "over"}, missing
