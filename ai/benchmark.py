@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.bots import BotSpecError, SearchBot, make_bot
+from ai.bots import BotSpecError, make_bot
 
 
 def positions(game: Any, seed: int = 0) -> dict[str, Any]:
@@ -29,11 +29,11 @@ def positions(game: Any, seed: int = 0) -> dict[str, Any]:
 def search_speed(game: Any, spec: str, seed: int = 0) -> dict[str, Any]:
     """Run the bot's search once on each position; report iterations/s, nodes, bytes."""
     bot = make_bot(spec)
-    if not isinstance(bot, SearchBot):
+    if not hasattr(bot, "analyse"):
         raise BotSpecError(f"bot {spec!r} does not search; give ismcts(...), pimc(...), "
                            "mo-ismcts(...) or strong")
     out: dict[str, Any] = {"game": game.name, "players": game.num_players, "bot": spec,
-                           "config": bot.searcher.config, "positions": {}}
+                           "positions": {}}
     for name, state in positions(game, seed).items():
         bot.restart()
         r = bot.analyse(state)
@@ -48,4 +48,5 @@ def search_speed(game: Any, spec: str, seed: int = 0) -> dict[str, Any]:
             "tree_bytes": r["nodes"] * r["node_bytes"],
             "best": state.action_to_string(r["action"]),
         }
+    out["config"] = bot.searcher.config
     return out

@@ -82,22 +82,57 @@ class SearchBot:
 
 DEFAULT_MILLIS = 1000.0
 
-# The configuration tuning found best at about one second per move (see ai/STRONG.md).
-STRONG = {
-    "mode": "ismcts",
-    "millis": 1000.0,
-    "c": 0.7,
-    "playout": "heuristic",
-    "epsilon": 0.2,
-    "bias": 0.0,
-    "reward": "win",
+# The configurations tuning found best at about one second per move, per game (see
+# ai/STRONG.md for the matches behind them); "default" serves games without their own.
+STRONG: dict[str, dict[str, Any]] = {
+    "default": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
+                "epsilon": 0.2, "reward": "win"},
+    "dragon": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
+               "epsilon": 0.2, "reward": "win"},
 }
 
 
-def strong_bot(**overrides: Any) -> SearchBot:
-    """The default strong bot: the tuned ISMCTS configuration (about 1 s a move)."""
-    options = dict(STRONG, **overrides)
-    return SearchBot(**options)
+class StrongBot:
+    """The default strong bot: the tuned search configuration of the game it plays."""
+
+    def __init__(self, **overrides: Any) -> None:
+        self.overrides = overrides
+        self.game: str | None = None
+        self.bot: SearchBot | None = None
+        self.last: dict[str, Any] | None = None
+
+    def _bot_for(self, state: Any) -> SearchBot:
+        name = state.game.name
+        if self.bot is None or self.game != name:
+            options = dict(STRONG.get(name, STRONG["default"]))
+            if "iterations" in self.overrides and "millis" not in self.overrides:
+                options.pop("millis")
+            options.update(self.overrides)
+            self.bot = SearchBot(**options)
+            self.game = name
+        return self.bot
+
+    @property
+    def searcher(self) -> Any:
+        if self.bot is None:
+            raise RuntimeError("the strong bot has not seen a game yet")
+        return self.bot.searcher
+
+    def step(self, state: Any) -> int:
+        return self.analyse(state)["action"]
+
+    def analyse(self, state: Any) -> dict[str, Any]:
+        self.last = self._bot_for(state).analyse(state)
+        return self.last
+
+    def restart(self) -> None:
+        if self.bot is not None:
+            self.bot.restart()
+
+
+def strong_bot(**overrides: Any) -> StrongBot:
+    """The default strong bot: the tuned configuration for each game (about 1 s a move)."""
+    return StrongBot(**overrides)
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -139,7 +174,7 @@ _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
     "ismcts": (_search_factory("ismcts"), _SEARCH_OPTIONS),
     "mo-ismcts": (_search_factory("mo-ismcts"), _SEARCH_OPTIONS),
     "pimc": (_search_factory("pimc"), _PIMC_OPTIONS),
-    "strong": (strong_bot, _PIMC_OPTIONS),
+    "strong": (strong_bot, dict(_PIMC_OPTIONS, mode=(str, "ismcts", "search mode: ismcts, mo-ismcts or pimc"))),
 }
 
 

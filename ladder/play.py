@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import typer
 
-from ai.bots import Bot, SearchBot, make_bot
+from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
 from engine.registry import load_game
@@ -165,7 +165,7 @@ class PlaySession:
         """The hint bot's choice here, with its statistics for the top moves."""
         bot = make_bot(self.hint_spec)
         view = self.state.resample_from_infostate(self.seat, self.resample_rng.randrange(1 << 62))
-        if isinstance(bot, SearchBot):
+        if hasattr(bot, "analyse"):
             result = bot.analyse(view)
             top = [{"action": r["action"], "text": self.state.action_to_string(r["action"]),
                     "visits": r["visits"], "value": r["mean"]} for r in result["root"][:5]]
