@@ -10,9 +10,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from engine.core.state cimport State
 from engine.mount_tai.state cimport *
-from engine.mount_tai.rules cimport (
-    mt_init, mt_gamedef, mt_debug_policy, mt_debug_flow, mt_effect_possible,
-)
+from engine.mount_tai.rules cimport mt_init, mt_gamedef, mt_debug_policy, mt_debug_flow
+from engine.mount_tai.checks cimport mt_effect_possible
 from engine.mount_tai.edicts cimport edict_uncovered, edict_slot_count
 from engine.mount_tai.mountain cimport to_map, next_to_water, cell_height
 from engine.mount_tai.scoring cimport solo_goal, solo_goal_reached, skill3_value

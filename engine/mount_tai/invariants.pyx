@@ -18,7 +18,8 @@ from engine.core.state cimport State
 from engine.core.interface cimport GameDef
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
-from engine.mount_tai.rules cimport mt_legal, mt_apply, mt_init, mt_gamedef
+from engine.mount_tai.rules cimport mt_apply, mt_init, mt_gamedef
+from engine.mount_tai.legal cimport mt_legal
 from engine.mount_tai.edicts cimport edict_uncovered, edict_slot_count
 from engine.mount_tai.supply cimport talent_pool
 

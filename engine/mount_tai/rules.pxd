@@ -2,7 +2,7 @@
 #
 # All functions assume a state built by `mt_init` (or a copy of one) and never allocate, raise or
 # take the GIL. `mt_apply` requires a legal action (one `mt_legal` lists); the Python
-# `MountTaiState` checks that before calling it.
+# `MountTaiState` checks that before calling it. The legal actions are in legal.pxd.
 
 from libc.stdint cimport uint64_t
 from engine.core.interface cimport GameDef
@@ -12,16 +12,8 @@ from engine.mount_tai.state cimport MTState, MTOptions
 # (a challenge game's carried bonus, or the start player's first policy decision).
 cdef void mt_init(MTState* s, const MTOptions* o, uint64_t seed) noexcept nogil
 
-# Legal actions of the player to move, ascending, into `out` (room for MAX_LEGAL); returns the
-# count: >= 1 until the game is over, then 0.
-cdef int mt_legal(const MTState* s, int* out) noexcept nogil
-
 # Plays a legal `action` and every automatic step after it, up to the next decision.
 cdef void mt_apply(MTState* s, int action) noexcept nogil
-
-# Whether effect `e` (E_*) of an edict tile has anything `seat` could do now (and is not
-# forbidden by challenge game 3).
-cdef bint mt_effect_possible(const MTState* s, int seat, int e) noexcept nogil
 
 # The C-level interface of this game (engine/core/interface.pxd), a static table.
 cdef const GameDef* mt_gamedef() noexcept nogil

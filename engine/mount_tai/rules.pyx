@@ -5,7 +5,8 @@ The game is a sequence of decisions (PH_* in state.pxd); everything between two 
 order change, the virtual player, yields, scoring) runs inside `mt_apply` through `advance`, which
 walks the round's phases (FLOW_*) until the next decision is due. Printed values come from data.py
 through tables.pyx; the geometry is in mountain.pxd, the edict areas in edicts.pyx, the shared
-supplies in supply.pyx, the virtual player in solo.pyx and scoring in scoring.pyx.
+supplies in supply.pyx, the virtual player in solo.pyx, scoring in scoring.pyx, costs and
+possibilities in checks.pyx and the legal-action lists in legal.pyx.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
@@ -15,24 +16,20 @@ from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
-from engine.mount_tai.players cimport (
-    talent_level, has_skill, has_building, add_rep, add_res,
-)
-from engine.mount_tai.mountain cimport (
-    cell_height, can_cultivate, next_to_water, cell_is_water, cell_is_tribe, to_map,
-    mt_lay_mountain,
-)
-from engine.mount_tai.edicts cimport (
-    edict_uncovered, edict_deal, edict_take, edict_redeal, edict_covers,
-)
+from engine.mount_tai.players cimport talent_level, has_skill, has_building, add_rep, add_res
+from engine.mount_tai.mountain cimport cell_is_tribe, to_map, mt_lay_mountain
+from engine.mount_tai.edicts cimport edict_deal, edict_take, edict_redeal
 from engine.mount_tai.supply cimport (
-    supply_lay_board, supply_deal, pile_take, blueprint_take, blueprint_index, supply_redeal,
-    talent_pool,
+    supply_lay_board, supply_deal, pile_take, blueprint_take, supply_redeal,
 )
 from engine.mount_tai.solo cimport vp_deal, vp_draw, vp_event_choice, vp_redeal
-from engine.mount_tai.scoring cimport (
-    praise_reward, final_scoring, mt_ranks, solo_goal_reached,
+from engine.mount_tai.scoring cimport praise_reward, final_scoring, mt_ranks, solo_goal_reached
+from engine.mount_tai.checks cimport (
+    season_of, uncovered, tutor_seat, cultivate_cost, reclaim_cost, recruit_cost, build_cost,
+    may_hold_talent, red_talent_available, elder_celebration_money, reclaim_target_exists,
+    town_target_exists, any_effect_possible,
 )
+from engine.mount_tai.legal cimport mt_legal, legal_tidy, legal_cultivate, legal_water
 
 cdef extern from *:
     """
@@ -66,79 +63,11 @@ cdef enum:
     SE_COMMANDER = 5
     SE_DONE = 6
 
-# Cultivation steps (MTState.mode).
-cdef enum:
-    CM_NONE = 0
-    CM_FLAT = 1
-    CM_MOUNTAIN = 2
-    CM_AFTER = 3        # placements over: tribes' removals, then the artificial water
-    CM_WATER_DONE = 4
-    BM_OBSERVATORY = 10  # after a building plan: the Observatory's talent
-    BM_SECRETARY = 11    # ... then the Secretary's discard
-    BM_DONE = 12
-
 # ---------------------------------------------------------------------------------------------
 # Small helpers.
 
-cdef inline int season_of(const MTState* s) noexcept nogil:
-    return (s.round % ROUNDS_PER_YEAR) >> 1
-
-
 cdef inline int year_of(const MTState* s) noexcept nogil:
     return s.round // ROUNDS_PER_YEAR
-
-
-cdef inline int layout(const MTState* s) noexcept nogil:
-    return s.opt.layout
-
-
-cdef inline uint32_t uncovered(const MTState* s, int seat) noexcept nogil:
-    return edict_uncovered(&s.p[seat], s.opt.layout)
-
-
-cdef inline int tutor_seat(const MTState* s, int tutor) noexcept nogil:
-    """The seat holding Grand Tutor `tutor`, or -1."""
-    cdef int i
-    if not s.opt.grand_tutors:
-        return -1
-    for i in range(s.opt.n_players):
-        if s.p[i].tutor == tutor:
-            return i
-    return -1
-
-
-cdef inline int cultivate_cost(const MTPlayer* pl) noexcept nogil:
-    return 0 if has_building(pl, B_YUFU) else T.cultivate_cost
-
-
-cdef inline int reclaim_cost(const MTState* s, int seat, int l) noexcept nogil:
-    return 0 if next_to_water(s, seat, l) else T.reclaim_cost
-
-
-cdef inline int recruit_cost(const MTPlayer* pl, int kind) noexcept nogil:
-    cdef int c = T.recruit_cost[kind]
-    if has_building(pl, B_ACADEMY):
-        c -= T.academy_discount
-    return c if c > 0 else 0
-
-
-cdef inline int build_cost(const MTPlayer* pl, int kind) noexcept nogil:
-    cdef int c = T.building_cost[kind]
-    if has_skill(pl, T_ARCHITECT, 1):
-        c -= T.architect_discount
-    return c if c > 0 else 0
-
-
-cdef bint may_hold_talent(const MTPlayer* pl, int kind) noexcept nogil:
-    """The colour rule: one talent per colour (two red with the Observatory); carried challenge
-    bonus cards do not count."""
-    cdef int i, colour = T.talent_colour[kind], held = 0, limit = 1
-    for i in range(pl.n_talents):
-        if T.talent_colour[pl.talent[i]] == colour and not ((pl.carried >> i) & 1):
-            held += 1
-    if colour == 3 and has_building(pl, B_OBSERVATORY):
-        limit = T.max_red_observatory
-    return held < limit and pl.n_talents < MAX_TALENTS
 
 
 cdef void gain_talent(MTState* s, int seat, int kind, int level, bint carried) noexcept nogil:
@@ -155,120 +84,6 @@ cdef void gain_talent(MTState* s, int seat, int kind, int level, bint carried) n
         for r in range(N_RES):
             add_res(pl, r, T.firstborn_gift[r], SRC_TALENTS)
 
-
-cdef bint builder_toll_blocks(const MTState* s, int seat, int kind) noexcept nogil:
-    """Master Builder: another player with no reputation cannot build the marked kind."""
-    cdef int holder = tutor_seat(s, TU_MASTER_BUILDER)
-    return (holder >= 0 and holder != seat and s.builder_mark == kind
-            and s.p[seat].res[RES_REP] < T.builder_toll)
-
-
-cdef bint can_build_kind(const MTState* s, int seat, int kind) noexcept nogil:
-    cdef const MTPlayer* pl = &s.p[seat]
-    return (not has_building(pl, kind) and pl.res[RES_MONEY] >= build_cost(pl, kind)
-            and not builder_toll_blocks(s, seat, kind))
-
-
-cdef bint red_talent_available(const MTState* s, int seat) noexcept nogil:
-    cdef int pile
-    for pile in range(N_PILES):
-        if T.pile_colour[pile] == 3 and s.pile_n[pile] > 0 and may_hold_talent(&s.p[seat], s.pile[pile][0]):
-            return True
-    return False
-
-
-cdef inline int elder_celebration_money(const MTPlayer* pl) noexcept nogil:
-    """Most money the player may pay instead of wine at a celebration (Village Elder 1)."""
-    cdef int m
-    if not has_skill(pl, T_ELDER, 1):
-        return 0
-    m = T.elder_celeb_money
-    if pl.res[RES_MONEY] < m:
-        m = pl.res[RES_MONEY]
-    if T.celebration_wine < m:
-        m = T.celebration_wine
-    return m
-
-
-cdef bint cultivation_target_exists(const MTState* s, int seat, bint mountain) noexcept nogil:
-    cdef int l
-    cdef bint across = has_skill(&s.p[seat], T_ZHENG, 2)
-    for l in range(N_CELLS):
-        if can_cultivate(s, seat, l, mountain, across, -1):
-            return True
-    return False
-
-
-cdef int first_cell(const MTPlayer* pl, int kind, int after) noexcept nogil:
-    """The first fief cell > `after` holding `kind`, or -1."""
-    cdef int l
-    for l in range(after + 1, N_CELLS):
-        if pl.cell[l] == kind:
-            return l
-    return -1
-
-
-cdef bint reclaim_target_exists(const MTState* s, int seat, int after) noexcept nogil:
-    cdef const MTPlayer* pl = &s.p[seat]
-    cdef int l
-    for l in range(after + 1, N_CELLS):
-        if pl.cell[l] == C_SETTLEMENT and pl.res[RES_MONEY] >= reclaim_cost(s, seat, l):
-            return True
-    return False
-
-
-cdef bint town_target_exists(const MTState* s, int seat, int after) noexcept nogil:
-    return s.p[seat].res[RES_MONEY] >= T.town_cost and first_cell(&s.p[seat], C_SETTLEMENT, after) >= 0
-
-
-cdef bint mt_effect_possible(const MTState* s, int seat, int e) noexcept nogil:
-    cdef const MTPlayer* pl = &s.p[seat]
-    cdef int i, pile, k
-    if s.opt.challenge == 3 and (pl.prev_actions >> e) & 1:
-        return False
-    if e == E_CULTIVATE:
-        if pl.res[RES_MONEY] < cultivate_cost(pl):
-            return False
-        return cultivation_target_exists(s, seat, False) or cultivation_target_exists(s, seat, True)
-    if e == E_RECLAIM:
-        return reclaim_target_exists(s, seat, -1)
-    if e == E_TOWN:
-        return town_target_exists(s, seat, -1)
-    if e == E_RECRUIT:
-        for pile in range(N_PILES):
-            if s.pile_n[pile] > 0:
-                k = s.pile[pile][0]
-                if may_hold_talent(pl, k) and pl.res[RES_MONEY] >= recruit_cost(pl, k):
-                    return True
-        for i in range(pl.n_talents):
-            if pl.level[i] < 3 and pl.res[RES_MONEY] >= T.level_cost[pl.talent[i]][pl.level[i] - 1]:
-                return True
-        return False
-    if e == E_BUILD:
-        for i in range(s.bp_n):
-            if can_build_kind(s, seat, s.bp_kind[i]):
-                return True
-        return False
-    if e == E_BREW:
-        return pl.res[RES_GRAIN] >= 1
-    if e == E_CELEBRATE:
-        return (pl.res[RES_GRAIN] >= T.celebration_grain
-                and pl.res[RES_WINE] + elder_celebration_money(pl) >= T.celebration_wine)
-    # E_SACRIFICE: only after ascent.
-    if pl.cell[SUMMIT_CELL] != C_ASCENT or pl.res[RES_GRAIN] < T.sacrifice_grain:
-        return False
-    return pl.res[RES_WINE] >= T.sacrifice_wine or (
-        has_skill(pl, T_ELDER, 2) and pl.res[RES_MONEY] >= T.elder_sacrifice_money)
-
-
-cdef bint any_effect_possible(const MTState* s) noexcept nogil:
-    cdef int e
-    if s.effects_todo == 0:
-        return False
-    for e in range(N_EFFECTS):
-        if (s.effects_left >> e) & 1 and mt_effect_possible(s, s.cur, e):
-            return True
-    return False
 
 # ---------------------------------------------------------------------------------------------
 # Setup.
@@ -764,310 +579,6 @@ cdef bint settle_end_step(MTState* s) noexcept nogil:
 
 # ---------------------------------------------------------------------------------------------
 # Legal actions.
-
-cdef int legal_uncovered(const MTState* s, int base, int* out, int n) noexcept nogil:
-    cdef uint32_t m = uncovered(s, s.cur)
-    while m:
-        out[n] = base + ctz(m)
-        n += 1
-        m &= m - 1
-    return n
-
-
-cdef int legal_tidy(const MTState* s, int* out) noexcept nogil:
-    """Further removals: the tiles uncovered at the start go in ascending slot order (a tile
-    uncovered by this tidy-up may come any time); the minimum (1, or 2 with the Administrative
-    Official) must be met while a tile is left."""
-    cdef uint32_t m = uncovered(s, s.cur), all_m = m
-    cdef int n = 0, slot, min_removals = 1
-    if s.removals < s.removals_max:
-        while m:
-            slot = ctz(m)
-            m &= m - 1
-            if slot > s.last or (edict_covers(s.opt.layout, slot) & s.removed_mask) != 0:
-                out[n] = A_REMOVE + slot
-                n += 1
-    if has_skill(&s.p[s.cur], T_ADMIN, 1):
-        min_removals = 2
-    if n == 0 and all_m != 0 and s.removals < min_removals and s.removals < s.removals_max:
-        return legal_uncovered(s, A_REMOVE, out, 0)
-    if s.removals >= min_removals or all_m == 0 or n == 0 or s.removals >= s.removals_max:
-        out[n] = A_PASS
-        n += 1
-    return n
-
-
-cdef int legal_cultivate(const MTState* s, int* out) noexcept nogil:
-    cdef const MTPlayer* pl = &s.p[s.cur]
-    cdef bint across = has_skill(pl, T_ZHENG, 2)
-    cdef int l, n = 0
-    if s.mode == CM_NONE:
-        for l in range(N_CELLS):
-            if can_cultivate(s, s.cur, l, False, across, -1):
-                out[n] = A_FLAT + l
-                n += 1
-        for l in range(N_CELLS):
-            if can_cultivate(s, s.cur, l, True, across, -1):
-                out[n] = A_MOUNTAIN + l
-                n += 1
-        return n
-    # A second placement: cells in ascending order, unless the first placement opened it.
-    for l in range(N_CELLS):
-        if can_cultivate(s, s.cur, l, s.mode == CM_MOUNTAIN, across, -1) and (
-                l > s.last or not can_cultivate(s, s.cur, l, s.mode == CM_MOUNTAIN, across, s.last)):
-            out[n] = (A_MOUNTAIN if s.mode == CM_MOUNTAIN else A_FLAT) + l
-            n += 1
-    out[n] = A_PASS
-    return n + 1
-
-
-cdef int legal_water(const MTState* s, int* out) noexcept nogil:
-    """Artificial water: a barren, dry cell of the fief next to a settlement placed by this
-    cultivation."""
-    cdef const MTPlayer* pl = &s.p[s.cur]
-    cdef int l, o, n = 0, a, b, oa, ob
-    for l in range(N_CELLS - 1):
-        if pl.cell[l] != C_EMPTY or cell_is_water(s, s.cur, l):
-            continue
-        a = l >> 2
-        b = l & 3
-        for o in range(N_CELLS):
-            if not ((s.placed >> o) & 1) or pl.cell[o] != C_SETTLEMENT:
-                continue
-            oa = o >> 2
-            ob = o & 3
-            if (a - oa) * (a - oa) + (b - ob) * (b - ob) == 1:
-                out[n] = A_WATER + l
-                n += 1
-                break
-    out[n] = A_PASS
-    return n + 1
-
-
-cdef int mt_legal(const MTState* s, int* out) noexcept nogil:
-    cdef const MTPlayer* pl = &s.p[s.cur]
-    cdef int ph = s.phase, n = 0, i, k, l, e, pile, lo, hi
-    if ph == PH_POLICY:
-        n = legal_uncovered(s, A_USE, out, 0)
-        if n == 0:
-            out[0] = A_PASS
-            return 1
-        if not (s.opt.challenge == 3 and (pl.prev_actions >> ACT_TIDY) & 1):
-            n = legal_uncovered(s, A_TIDY, out, n)
-        return n
-    if ph == PH_TIDY:
-        return legal_tidy(s, out)
-    if ph == PH_EFFECT:
-        for e in range(N_EFFECTS):
-            if (s.effects_left >> e) & 1 and mt_effect_possible(s, s.cur, e):
-                out[n] = A_EFFECT + e
-                n += 1
-        out[n] = A_PASS
-        return n + 1
-    if ph == PH_CULTIVATE:
-        return legal_cultivate(s, out)
-    if ph == PH_WATER:
-        return legal_water(s, out)
-    if ph == PH_REMOVE:
-        n = legal_uncovered(s, A_REMOVE, out, 0)
-        if s.remove_ctx == RM_SECRETARY or n == 0:
-            out[n] = A_PASS
-            n += 1
-        return n
-    if ph == PH_RECLAIM:
-        for l in range(s.last + 1, N_CELLS):
-            if pl.cell[l] == C_SETTLEMENT and pl.res[RES_MONEY] >= reclaim_cost(s, s.cur, l):
-                out[n] = A_RECLAIM + l
-                n += 1
-        if s.last >= 0 or n == 0:
-            out[n] = A_PASS
-            n += 1
-        return n
-    if ph == PH_TOWN:
-        if pl.res[RES_MONEY] >= T.town_cost:
-            for l in range(s.last + 1, N_CELLS):
-                if pl.cell[l] == C_SETTLEMENT:
-                    out[n] = A_TOWN + l
-                    n += 1
-        if s.last >= 0 or n == 0:
-            out[n] = A_PASS
-            n += 1
-        return n
-    if ph == PH_AGRI_WINE or ph == PH_BREWER_WINE:
-        out[0] = A_YES
-        out[1] = A_PASS
-        return 2
-    if ph == PH_RECRUIT:
-        for pile in range(N_PILES):
-            if s.pile_n[pile] > 0:
-                k = s.pile[pile][0]
-                if may_hold_talent(pl, k) and pl.res[RES_MONEY] >= recruit_cost(pl, k):
-                    out[n] = A_RECRUIT + pile
-                    n += 1
-        for i in range(pl.n_talents):
-            if pl.level[i] < 3 and pl.res[RES_MONEY] >= T.level_cost[pl.talent[i]][pl.level[i] - 1]:
-                out[n] = A_DEVELOP + i
-                n += 1
-        if n == 0:
-            out[0] = A_PASS
-            n = 1
-        return n
-    if ph == PH_BUILD:
-        for k in range(N_BUILDING_KINDS):
-            if blueprint_index(s, k) >= 0 and can_build_kind(s, s.cur, k):
-                out[n] = A_BUILD + k
-                n += 1
-        if n == 0:
-            out[0] = A_PASS
-            n = 1
-        return n
-    if ph == PH_OBSERVATORY or ph == PH_VIRTUAL_TALENT:
-        for pile in range(N_PILES):
-            if s.pile_n[pile] == 0:
-                continue
-            if ph == PH_OBSERVATORY and (T.pile_colour[pile] != 3 or not may_hold_talent(pl, s.pile[pile][0])):
-                continue
-            out[n] = A_RECRUIT + pile
-            n += 1
-        if ph == PH_OBSERVATORY or n == 0:
-            out[n] = A_PASS
-            n += 1
-        return n
-    if ph == PH_BREW:
-        hi = T.brew_max * (T.brewer_times if has_skill(pl, T_BREWER, 1) else 1)
-        if pl.res[RES_GRAIN] < hi:
-            hi = pl.res[RES_GRAIN]
-        if hi > 6:
-            hi = 6
-        for k in range(1, hi + 1):
-            out[n] = A_AMOUNT + k
-            n += 1
-        return n
-    if ph == PH_CELEBRATE:
-        hi = elder_celebration_money(pl)
-        lo = T.celebration_wine - pl.res[RES_WINE]
-        if lo < 0:
-            lo = 0
-        for k in range(lo, hi + 1):
-            out[n] = A_AMOUNT + k
-            n += 1
-        return n
-    if ph == PH_SACRIFICE:
-        if pl.res[RES_WINE] >= T.sacrifice_wine:
-            out[n] = A_AMOUNT + 0
-            n += 1
-        if pl.res[RES_MONEY] >= T.elder_sacrifice_money:
-            out[n] = A_AMOUNT + 1
-            n += 1
-        return n
-    if ph == PH_EVENT:
-        lo = s.round % ROUNDS_PER_YEAR
-        for i in range(N_EVENT_SPACES):
-            if s.event_tile[lo][i] != NONE8 and not (s.event_used[lo] >> i) & 1:
-                out[n] = A_EVENT + i
-                n += 1
-        return n
-    if ph == PH_EXCHANGE:
-        for k in range(T.exchange_max):
-            if pl.res[RES_MONEY] >= k + 1:
-                out[n] = A_EXCHANGE + k
-                n += 1
-        for k in range(T.exchange_max):
-            if pl.res[RES_GRAIN] >= k + 1:
-                out[n] = A_EXCHANGE + 3 + k
-                n += 1
-        out[n] = A_PASS
-        return n + 1
-    if ph == PH_YINYANG:
-        for k in range(N_RES):
-            out[k] = A_RESOURCE + k
-        return N_RES
-    if ph == PH_TRADE:
-        if pl.res[RES_MONEY] >= 1:
-            out[n] = A_EXCHANGE + 0
-            n += 1
-        if pl.res[RES_GRAIN] >= 1:
-            out[n] = A_EXCHANGE + 3
-            n += 1
-        out[n] = A_PASS
-        return n + 1
-    if ph == PH_SWAP:
-        lo = -1 if s.swap_first == NONE8 else s.swap_first
-        k = 0
-        for i in range(N_SLOTS):
-            if (uncovered(s, s.cur) >> i) & 1 and i > lo:
-                out[n] = A_SWAP + i
-                n += 1
-        if s.swap_first == NONE8:
-            # A first choice must leave a partner after it.
-            if n > 0:
-                n -= 1
-            out[n] = A_PASS
-            n += 1
-        return n
-    if ph == PH_ARCHITECT:
-        if season_of(s) % 2 == 0:
-            if pl.res[RES_MONEY] >= T.town_cost:
-                for l in range(N_CELLS):
-                    if pl.cell[l] == C_SETTLEMENT:
-                        out[n] = A_TOWN + l
-                        n += 1
-        else:
-            for l in range(N_CELLS):
-                if pl.cell[l] == C_SETTLEMENT and pl.res[RES_MONEY] >= reclaim_cost(s, s.cur, l):
-                    out[n] = A_RECLAIM + l
-                    n += 1
-        out[n] = A_PASS
-        return n + 1
-    if ph == PH_SCHOLAR:
-        for i in range(s.opt.n_players):
-            if (s.ties >> i) & 1:
-                out[n] = A_SEAT + i
-                n += 1
-        return n
-    if ph == PH_DONATE_KIND:
-        for k in range(3):
-            out[k] = A_RESOURCE + k
-        return 3
-    if ph == PH_DONATE:
-        hi = T.donation_max
-        if pl.res[s.donation_kind] < hi:
-            hi = pl.res[s.donation_kind]
-        for k in range(hi + 1):
-            out[k] = A_AMOUNT + k
-        return hi + 1
-    if ph == PH_COMMANDER:
-        for i in range(s.opt.n_players):
-            if i != s.cur:
-                out[n] = A_SEAT + i
-                n += 1
-        return n
-    if ph == PH_BONUS_TALENT:
-        return legal_bonus_talent(s, out)
-    if ph == PH_BONUS_BUILDING:
-        # Two carried buildings (of different kinds) are chosen in ascending order.
-        for k in range(N_BUILDING_KINDS):
-            if T.building_promo[k] and not s.opt.promos:
-                continue
-            if s.left == 1 and k <= s.carried_building[0]:
-                continue
-            out[n] = A_BONUS_BUILDING + k
-            n += 1
-        if s.left == 0 and T.bonus_buildings[s.opt.challenge - 1] == 2:
-            n -= 1      # the highest kind cannot come first
-        return n
-    return 0
-
-
-cdef int legal_bonus_talent(const MTState* s, int* out) noexcept nogil:
-    cdef uint8_t counts[N_TALENT_KINDS]
-    cdef int k, n = 0
-    talent_pool(s, counts)
-    for k in range(N_TALENT_KINDS):
-        if counts[k] > 0:
-            out[n] = A_BONUS_TALENT + k
-            n += 1
-    return n
 
 # ---------------------------------------------------------------------------------------------
 # Applying decisions: the policy decision and the edict effects.

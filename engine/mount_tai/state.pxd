@@ -208,6 +208,17 @@ cdef enum:
     RM_ADMIN = 1            # Administrative Official 2 at settlement (mandatory)
     RM_SECRETARY = 2        # Secretary 1 after a building plan (optional)
 
+# Steps of a cultivation or a building plan in progress (MTState.mode).
+cdef enum:
+    CM_NONE = 0             # cultivation: no placement yet (flat or mountain still open)
+    CM_FLAT = 1             # flat-land placements under way
+    CM_MOUNTAIN = 2         # mountain placements under way
+    CM_AFTER = 3            # placements over: the tribes' removals, then the artificial water
+    CM_WATER_DONE = 4       # the artificial water decided
+    BM_OBSERVATORY = 10     # after a building plan: the Observatory's talent
+    BM_SECRETARY = 11       # ... then the Secretary's discard
+    BM_DONE = 12
+
 # Where PH_RECLAIM / PH_TOWN decisions return (MTState.ctx).
 cdef enum:
     CTX_POLICY = 0          # an edict effect
@@ -329,7 +340,7 @@ ctypedef struct MTState:
     uint8_t low_tile                # lowest number removed in this tidy-up
     uint32_t removed_mask           # slots removed in this tidy-up
     int8_t last                     # canonical order: the previous choice of a repeated step
-    uint8_t mode                    # cultivation: 0 = not begun, 1 = flat, 2 = mountain
+    uint8_t mode                    # CM_* / BM_*: the step of a cultivation or building plan
     uint8_t left                    # repetitions left of the current step
     uint16_t placed                 # cultivation: cells settled in this action
     uint8_t tribes                  # Administrative Official 1 removals still due
