@@ -578,9 +578,6 @@ cdef bint settle_end_step(MTState* s) noexcept nogil:
             return False
 
 # ---------------------------------------------------------------------------------------------
-# Legal actions.
-
-# ---------------------------------------------------------------------------------------------
 # Applying decisions: the policy decision and the edict effects.
 
 cdef void start_effects(MTState* s, int tile) noexcept nogil:
