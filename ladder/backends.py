@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import socket
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -273,6 +274,8 @@ class RayBackend:
         self._started = not ray.is_initialized()
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                    "logging_level": "ERROR", "ignore_reinit_error": True}
+        if address:
+            _check_reachable(address)
         try:
             if address:
                 ray.init(address=address, **options)
@@ -280,7 +283,7 @@ class RayBackend:
                 ray.init(num_cpus=workers or default_workers(), **options)
             else:
                 ray.init(**options)
-        except Exception as e:  # ConnectionError, ValueError, RuntimeError ...
+        except (Exception, SystemExit) as e:  # ConnectionError, ValueError, RuntimeError ...
             where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
             raise BackendError(f"cannot start or reach {where}: {e}") from None
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -327,6 +330,20 @@ class RayBackend:
         self._in_flight.clear()
         if self._started:
             ray.shutdown()
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a cluster address nothing listens at (Ray itself retries for minutes)."""
+    target = address.split("://", 1)[-1]
+    host, colon, port = target.rpartition(":")
+    if not colon or not port.isdigit():
+        return  # "auto", "local" or a form Ray resolves itself
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise BackendError(
+            f"cannot start or reach the Ray cluster at {address!r}: nothing answers at "
+            f"{host}:{port} ({e.strerror or e})") from None
 
 
 def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:
