@@ -157,7 +157,10 @@ cdef void terminal_rewards(const GameDef* g, const SearchConfig* cfg, const void
     cdef double sc[MAX_GAME_PLAYERS]
     cdef int i, j
     cdef double best, scale
-    if cfg.reward == REWARD_RANK:
+    if n == 1:
+        # Solo: the game's outcome (goal reached or not) is the only reward that means anything.
+        g.returns(s, out)
+    elif cfg.reward == REWARD_RANK:
         g.ranks(s, ranks)
         for i in range(n):
             out[i] = (n - 1 - ranks[i]) / <double>(n - 1)

@@ -30,7 +30,7 @@ ctypedef struct GameDef:
     int num_distinct_actions        # every action id is in [0, num_distinct_actions)
     int max_legal_actions           # no state has more legal actions: size of an `out` buffer
 
-    # The number of seats (2..MAX_GAME_PLAYERS) of this state's game.
+    # The number of seats (1..MAX_GAME_PLAYERS; 1 for a solo game) of this state's game.
     int (*num_players)(const void* s) noexcept nogil
 
     # The seat to decide now, or TERMINAL_PLAYER when the game is over. Every decision of the game
@@ -63,7 +63,8 @@ ctypedef struct GameDef:
     bint (*is_terminal)(const void* s) noexcept nogil
 
     # Final outcome per seat into `out[num_players]`: 1 for the winner, 0 for the others, the point
-    # shared equally among seats tied after the game's tie-break. Only meaningful when terminal.
+    # shared equally among seats tied after the game's tie-break (a solo game: 1 if its goal was
+    # reached, else 0). Only meaningful when terminal.
     void (*returns)(const void* s, double* out) noexcept nogil
 
     # Current victory points per seat into `out[num_players]` (final totals once terminal).

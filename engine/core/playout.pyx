@@ -80,7 +80,7 @@ def random_playouts(State template, games: int = 0, seconds: float = 0.0, seed: 
         "seconds": elapsed,
         "games_per_second": done / elapsed if elapsed > 0 else float("inf"),
         "decisions": decisions,
-        "decisions_per_game": decisions / done if done else 0.0,
+        "decisions_per_game": decisions / <double>done if done else 0.0,
         "decisions_per_second": decisions / elapsed if elapsed > 0 else float("inf"),
         "state_bytes": g.state_size,
     }
