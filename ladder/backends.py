@@ -24,11 +24,12 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import selectors
 import socket
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from typing import Any, Iterator, Protocol
 
 from engine.core.errors import TiantiError
@@ -77,7 +78,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Worker:
     process: Any
     conn: Connection
@@ -101,6 +102,8 @@ class LocalBackend:
         self.kill_grace = kill_grace
         self._ctx = multiprocessing.get_context("spawn")
         self._pool: list[_Worker] = []
+        # one selector for the whole run (multiprocessing's wait() builds one per call)
+        self._selector = selectors.DefaultSelector()
         self._stop = False
         self._serial = 0
         self.restarted_workers = 0
@@ -119,7 +122,20 @@ class LocalBackend:
         child_end.close()
         worker = _Worker(process, parent_end, slot)
         self._pool.append(worker)
+        self._selector.register(parent_end, selectors.EVENT_READ, worker)
+        self._selector.register(process.sentinel, selectors.EVENT_READ, worker)
         return worker
+
+    def _forget(self, worker: _Worker) -> None:
+        """Take a worker out of the pool and the selector, and close its pipe."""
+        for fileobj in (worker.conn, worker.process.sentinel):
+            try:
+                self._selector.unregister(fileobj)
+            except (KeyError, ValueError):
+                pass
+        if worker in self._pool:
+            self._pool.remove(worker)
+        worker.conn.close()
 
     def _grace(self, timeout: float) -> float:
         return self.kill_grace if self.kill_grace is not None else max(2.0, timeout)
@@ -127,17 +143,20 @@ class LocalBackend:
     def run(self, tasks: list[GameTask]) -> Iterator[GameOutcome]:
         pending: deque[GameTask] = deque(tasks)
         retries: dict[tuple[int, int], int] = {}
+        self._selector = selectors.DefaultSelector()
         for _ in range(min(self.workers, len(pending))):
             self._start_worker()
         while not self._stop:
             self._dispatch(pending)
-            busy = [w for w in self._pool if w.assigned]
-            if not busy:
+            if not any(w.assigned for w in self._pool):
                 break
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=0.1)
-            for worker in busy:
-                if worker.conn in ready or worker.process.sentinel in ready:
-                    yield from self._collect(worker, pending, retries)
+            ready: dict[_Worker, set[Any]] = {}
+            for key, _ in self._selector.select(timeout=0.1):
+                ready.setdefault(key.data, set()).add(key.fileobj)
+            for worker, which in ready.items():
+                if worker in self._pool:
+                    yield from self._collect(worker, worker.process.sentinel in which,
+                                             pending, retries)
             self._police(pending, retries)
 
     def _dispatch(self, pending: deque[GameTask]) -> None:
@@ -152,26 +171,33 @@ class LocalBackend:
                     break  # the worker is dead; its sentinel tells the loop
                 worker.assigned[self._serial] = task
 
-    def _collect(self, worker: _Worker, pending: deque[GameTask],
+    def _collect(self, worker: _Worker, ended: bool, pending: deque[GameTask],
                  retries: dict[tuple[int, int], int]) -> Iterator[GameOutcome]:
-        """The replies a worker has sent; handles its death once they are read."""
+        """Read a worker's reply (the selector saw its pipe readable); once its process has
+        `ended`, read what it sent before dying, then bury it. (Connection.poll is avoided on
+        the common path: it builds a selector on every call.)"""
         try:
-            while worker.conn.poll():
+            while True:
+                if ended and not worker.conn.poll():
+                    break
                 kind, serial, payload = worker.conn.recv()
                 task = worker.assigned.pop(serial)
-                if kind == "done":
-                    yield payload
-                else:
+                if kind != "done":
                     raise GameFailure(
                         f"game (deal {task.deal}, seating {task.seating}) failed outside any "
                         f"bot's move:\n{payload}")
-        except (EOFError, OSError):
-            pass
-        if not worker.process.is_alive():
-            code = worker.process.exitcode
-            how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
-            self._bury(worker, pending, retries, f"its worker process {how} during this bot's call",
-                       "error")
+                yield payload
+                if not ended:
+                    return
+        except (EOFError, OSError):  # the pipe closed: the process is gone or going
+            worker.process.join(5)
+        if worker.process.is_alive():
+            return
+        code = worker.process.exitcode
+        how = (f"was killed by signal {-code}" if code is not None and code < 0
+               else f"exited with code {code}")
+        self._bury(worker, pending, retries, f"its worker process {how} during this bot's call",
+                   "error")
 
     def _police(self, pending: deque[GameTask], retries: dict[tuple[int, int], int]) -> None:
         """Kill workers whose bot ignored the watchdog's interrupt for too long."""
@@ -206,8 +232,7 @@ class LocalBackend:
                     f"from a script, guard the script's code with `if __name__ == '__main__':`")
         else:
             self._failed_starts = 0
-        self._pool.remove(worker)
-        worker.conn.close()
+        self._forget(worker)
         for serial, task in reversed(list(worker.assigned.items())):
             if serial != snap["task"]:
                 pending.appendleft(task)  # never started
@@ -239,13 +264,13 @@ class LocalBackend:
                 except (BrokenPipeError, OSError):
                     pass
         deadline = time.monotonic() + 5
-        for worker in self._pool:
+        for worker in list(self._pool):
             worker.process.join(max(0.0, deadline - time.monotonic()))
             if worker.process.is_alive():
                 worker.process.kill()
                 worker.process.join(1)
-            worker.conn.close()
-        self._pool.clear()
+            self._forget(worker)
+        self._selector.close()
 
 
 class RayBackend:

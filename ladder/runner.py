@@ -8,6 +8,7 @@ once (still without losing a stored game: each one is its own transaction).
 """
 from __future__ import annotations
 
+import resource
 import signal
 import sys
 import threading
@@ -36,6 +37,8 @@ class RunReport:
     faults: int = 0
     wall_seconds: float = 0.0
     worker_seconds: float = 0.0
+    worker_cpu_seconds: float = 0.0  # processor time of the games inside their workers
+    parent_cpu_seconds: float = 0.0  # processor time of this process (dispatch, storing, bar)
     workers: int = 1
     status: str = "running"
     failure: str | None = None
@@ -62,6 +65,16 @@ class RunReport:
             return 0.0
         return max(0.0, self.wall_seconds * self.workers / self.played - self.game_seconds)
 
+    @property
+    def game_cpu_seconds(self) -> float:
+        """Mean processor time of a game inside its worker."""
+        return self.worker_cpu_seconds / self.played if self.played else 0.0
+
+    @property
+    def parent_cpu_per_game(self) -> float:
+        """Processor time this process spent per game (handing it out, storing it)."""
+        return self.parent_cpu_seconds / self.played if self.played else 0.0
+
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run_id, "planned": self.planned, "done": self.done,
                 "played": self.played, "duplicates": self.duplicates, "faults": self.faults,
@@ -69,7 +82,9 @@ class RunReport:
                 "wall_seconds": round(self.wall_seconds, 3), "workers": self.workers,
                 "games_per_minute": round(self.games_per_minute, 1),
                 "game_ms": round(1000 * self.game_seconds, 3),
-                "overhead_ms": round(1000 * self.overhead_seconds, 3)}
+                "overhead_ms": round(1000 * self.overhead_seconds, 3),
+                "game_cpu_ms": round(1000 * self.game_cpu_seconds, 3),
+                "parent_cpu_ms": round(1000 * self.parent_cpu_per_game, 3)}
 
 
 @dataclass
@@ -155,6 +170,7 @@ def play_run(
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
                           "[{elapsed}<{remaining}]{postfix}")
     start = time.monotonic()
+    cpu_start = _cpu()
     stopper = _StopOnSignal(backend, out if progress else None)
     status = "finished"
     try:
@@ -174,6 +190,7 @@ def play_run(
         report.failure = str(e)
     finally:
         report.wall_seconds = time.monotonic() - start
+        report.parent_cpu_seconds = _cpu() - cpu_start
         backend.close()
         bar.close()
         report.status = status
@@ -187,10 +204,17 @@ def _store(store: Store, outcome: GameOutcome, report: RunReport, standings: Sta
         return
     report.played += 1
     report.worker_seconds += outcome.duration
+    report.worker_cpu_seconds += outcome.cpu_seconds
     for s in outcome.seats:
         standings.add(s.bot, s.rank)
         if s.fault is not None:
             report.faults += 1
+
+
+def _cpu() -> float:
+    """Processor time of this process so far (user + system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _postfix(report: RunReport, standings: Standings, elapsed: float) -> str:

@@ -151,7 +151,7 @@ class RunInfo:
     errors: int
     status: str  # running / interrupted / finished / failed; "stopped": running, owner gone
     created_at: str
-    updated_at: str
+    updated_at: str  # the last change of its status or its last stored game
     finished_at: str | None
     owner_host: str | None
     owner_pid: int | None
@@ -368,9 +368,10 @@ class Store:
 
     def _run_info(self, row: tuple[Any, ...]) -> RunInfo:
         (rid, label, spec, planned, status, created, updated, finished, host, pid, wall) = row
-        done, errors = self.conn.execute(
-            "SELECT COUNT(DISTINCT g.id), COUNT(s.fault_kind) FROM games g"
+        done, errors, last_game = self.conn.execute(
+            "SELECT COUNT(DISTINCT g.id), COUNT(s.fault_kind), MAX(g.finished_at) FROM games g"
             " LEFT JOIN seats s ON s.game_id = g.id WHERE g.run_id = ?", (rid,)).fetchone()
+        updated = max(updated, last_game or "")
         if (status == "running" and host == socket.gethostname() and pid is not None
                 and not _pid_alive(pid)):
             status = "stopped"
@@ -394,10 +395,9 @@ class Store:
                 " resample_seed, actions, move_times, duration, worker, finished_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (outcome.run_id, outcome.deal, outcome.seating, outcome.game,
-                 json.dumps(outcome.options, sort_keys=True), len(outcome.seats), outcome.seed,
-                 outcome.resample_seed, json.dumps(outcome.actions, separators=(",", ":")),
-                 json.dumps([round(t, 6) for t in outcome.move_times], separators=(",", ":")),
-                 outcome.duration, outcome.worker, now()))
+                 outcome.options_json, len(outcome.seats), outcome.seed, outcome.resample_seed,
+                 outcome.actions_json, outcome.move_times_json, outcome.duration, outcome.worker,
+                 now()))
             if cur.rowcount == 0:
                 return None
             game_id = int(cur.lastrowid)
@@ -407,7 +407,6 @@ class Store:
                   s.fault["kind"] if s.fault else None, s.fault["move"] if s.fault else None,
                   s.fault["message"] if s.fault else None, s.moves, s.think_seconds,
                   s.max_move_seconds) for s in outcome.seats])
-            c.execute("UPDATE runs SET updated_at = ? WHERE id = ?", (now(), outcome.run_id))
         return game_id
 
     def game(self, game_id: int) -> StoredGame:

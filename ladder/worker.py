@@ -55,19 +55,24 @@ class SeatOutcome:
 
 @dataclass
 class GameOutcome:
-    """A finished game as the store keeps it: what was planned, every decision, the result."""
+    """A finished game as the store keeps it: what was planned, every decision, the result.
+
+    The decisions, their times and the options travel as JSON text, encoded where the game was
+    played: the tournament process then stores them without work of its own (it has one core
+    for all the workers' games)."""
 
     run_id: int
     deal: int
     seating: int
     game: str
-    options: dict[str, Any]
+    options_json: str
     seed: int
     resample_seed: int
-    actions: list[int]
-    move_times: list[float]
+    actions_json: str
+    move_times_json: str  # seconds per decision, to the microsecond
     seats: list[SeatOutcome]
     duration: float  # seconds spent in the worker on this game
+    cpu_seconds: float = 0.0  # processor time the worker spent on it
     worker: str = ""
     faults: list[dict[str, Any]] = field(default_factory=list)
 
@@ -75,10 +80,22 @@ class GameOutcome:
     def key(self) -> tuple[int, int]:
         return (self.deal, self.seating)
 
+    @property
+    def options(self) -> dict[str, Any]:
+        return json.loads(self.options_json)
+
+    @property
+    def actions(self) -> list[int]:
+        return json.loads(self.actions_json)
+
+    @property
+    def move_times(self) -> list[float]:
+        return json.loads(self.move_times_json)
+
     def record(self) -> dict[str, Any]:
         """The engine's game record (what `State.from_record` replays)."""
         return {"format": "tianti-record", "version": 1, "game": self.game,
-                "options": dict(self.options), "seed": self.seed, "actions": list(self.actions)}
+                "options": self.options, "seed": self.seed, "actions": self.actions}
 
 
 class LocalHeartbeat:
@@ -292,6 +309,7 @@ def worker_name() -> str:
 def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
     """Play one planned game to the end under the tournament's rules for faults."""
     start = time.perf_counter()
+    cpu_start = time.process_time()
     hb = heartbeat if heartbeat is not None else LocalHeartbeat()
     game = load_game(task.game, **task.options)
     state = game.new_initial_state(task.seed)
@@ -313,7 +331,7 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
             referee.add_fault(fault)
         bots.append(bot)
     result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee)
-    move_times = list(task.prefix_times) + result.move_times
+    move_times = [round(t, 6) for t in task.prefix_times] + [round(t, 6) for t in result.move_times]
     movers += result.movers
     faults = {f.seat: f for f in reversed(result.faults)}  # the first fault of each seat
     seats = []
@@ -326,10 +344,16 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
             think_seconds=sum(mine), max_move_seconds=max(mine, default=0.0)))
     return GameOutcome(
         run_id=task.run_id, deal=task.deal, seating=task.seating, game=task.game,
-        options=dict(game.options), seed=task.seed, resample_seed=task.resample_seed,
-        actions=result.actions, move_times=move_times, seats=seats,
-        duration=time.perf_counter() - start, worker=worker_name(),
+        options_json=json.dumps(game.options, sort_keys=True), seed=task.seed,
+        resample_seed=task.resample_seed, actions_json=_compact(result.actions),
+        move_times_json=_compact(move_times), seats=seats,
+        duration=time.perf_counter() - start, cpu_seconds=time.process_time() - cpu_start,
+        worker=worker_name(),
         faults=[f.to_dict() for f in result.faults])
+
+
+def _compact(values: list[Any]) -> str:
+    return json.dumps(values, separators=(",", ":"))
 
 
 def play_chunk(tasks: list[GameTask]) -> list[GameOutcome | tuple[str, str]]:

@@ -188,9 +188,13 @@ def _play(store, run_id: int, backend, progress: bool, json_out: bool) -> None:
             f"run {run_id} {report.status}: {report.done} of {report.planned} games stored "
             f"({report.played} played now in {report.wall_seconds:.1f} s, "
             f"{report.games_per_minute:,.0f} games/min on {report.workers} "
-            f"worker{'s' if report.workers != 1 else ''}; a game took "
-            f"{1000 * report.game_seconds:.1f} ms in its worker, plus "
-            f"{1000 * report.overhead_seconds:.1f} ms of overhead per game and worker)")
+            f"worker{'s' if report.workers != 1 else ''})")
+        if report.played:
+            typer.echo(
+                f"a game took {1000 * report.game_seconds:.1f} ms in its worker "
+                f"({1000 * report.game_cpu_seconds:.1f} ms of CPU); overhead per game: "
+                f"{1000 * report.overhead_seconds:.1f} ms of worker time (start-up, waiting, "
+                f"transfer), {1000 * report.parent_cpu_per_game:.2f} ms of CPU in this process")
         if report.faults:
             typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "
