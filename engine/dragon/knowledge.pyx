@@ -7,6 +7,7 @@ search corrects them); they must only be cheap and point the right way.
 """
 
 from libc.math cimport exp
+from libc.string cimport memset
 from libc.stdint cimport uint8_t
 
 from engine.dragon.state cimport *
@@ -83,15 +84,32 @@ cdef int tallest_with_room(const DragonPlayer* pl) noexcept nogil:
     return best
 
 
-cdef double person_value(const DragonStruct* s, const DragonPlayer* pl, int t, int floors) noexcept nogil:
+ctypedef struct Outlook:
+    # Events still to come that a person placed now can meet (this month's included when the
+    # person arrives before the event), by EV_*; festivals and droughts from the month after,
+    # since rockets and rice bags only pay through a later action.
+    int ahead[6]
+
+
+cdef void outlook(const DragonStruct* s, Outlook* o) noexcept nogil:
+    cdef int m, first
+    cdef bint now = s.phase == PH_PERSON or s.phase == PH_PLACE or s.phase == PH_DRAFT
+    first = s.month if now else s.month + 1
+    memset(o, 0, sizeof(Outlook))
+    for m in range(first, N_MONTHS):
+        if s.events[m] == EV_MONGOL or s.events[m] == EV_CONTAGION:
+            o.ahead[s.events[m]] += 1
+        elif m > first:
+            o.ahead[s.events[m]] += 1
+
+
+cdef double person_value(const DragonStruct* s, const DragonPlayer* pl, int t, int floors,
+                         const Outlook* o) noexcept nogil:
     """What a person of type `t` is worth to its holder from now on, in VP (`floors`: of its
     palace, for monks; 0 = not placed yet: use the tallest palace with room)."""
-    cdef int k = TYPE_KIND[t], sym = TYPE_SYM[t], m = s.month
+    cdef int k = TYPE_KIND[t], sym = TYPE_SYM[t]
     cdef int left = scorings_left(s)
     cdef double v = 2.0 + STEP_VP * TYPE_VALUE[t] * (left / 12.0)
-    cdef bint now = s.phase == PH_PERSON or s.phase == PH_PLACE or s.phase == PH_DRAFT
-    # Events still able to use this person: this month's if it is placed before the event.
-    cdef int from_month = m if now else m + 1
     if k == KIND_CRAFTSMAN:
         v += sym * 0.12 * left
     elif k == KIND_COURT_LADY:
@@ -99,27 +117,28 @@ cdef double person_value(const DragonStruct* s, const DragonPlayer* pl, int t, i
     elif k == KIND_TAX_COLLECTOR:
         v += sym * YUAN_VP * 0.25 * left
     elif k == KIND_PYROTECHNIST:
-        v += sym * 1.2 * events_ahead(s, EV_FESTIVAL, from_month + 1, N_MONTHS - 1)
+        v += sym * 1.2 * o.ahead[EV_FESTIVAL]
     elif k == KIND_WARRIOR:
-        v += sym * (1.0 + 0.5) * events_ahead(s, EV_MONGOL, from_month, N_MONTHS - 1)
+        v += sym * (1.0 + 0.5) * o.ahead[EV_MONGOL]
         v += sym * 0.08 * left
     elif k == KIND_MONK:
         if floors == 0:
             floors = max(2, tallest_with_room(pl))
         v += sym * floors * (0.7 + 0.3 * left / 12.0)
     elif k == KIND_HEALER:
-        v += sym * 2.2 * events_ahead(s, EV_CONTAGION, from_month, N_MONTHS - 1)
+        v += sym * 2.2 * o.ahead[EV_CONTAGION]
     elif k == KIND_FARMER:
-        v += sym * 1.6 * events_ahead(s, EV_DROUGHT, from_month + 1, N_MONTHS - 1)
+        v += sym * 1.6 * o.ahead[EV_DROUGHT]
         v += sym * 0.05 * left
     elif k == KIND_SCHOLAR:
         v += sym * 0.22 * left
     return v
 
 
-cdef double held_value(const DragonStruct* s, const DragonPlayer* pl, int key) noexcept nogil:
+cdef double held_value(const DragonStruct* s, const DragonPlayer* pl, int key,
+                       const Outlook* o) noexcept nogil:
     cdef int p = key // N_TYPES
-    cdef double v = person_value(s, pl, key % N_TYPES, floors_of(pl, p))
+    cdef double v = person_value(s, pl, key % N_TYPES, floors_of(pl, p), o)
     # The last person of a palace keeps it from decaying (a palace is worth a VP a month).
     if persons_of(pl, p) == 1:
         v += 0.5 * min(floors_of(pl, p), scorings_left(s))
@@ -240,24 +259,26 @@ cdef double place_value(const DragonStruct* s, const DragonPlayer* pl, int t, in
     return v
 
 
-cdef double release_value(const DragonStruct* s, const DragonPlayer* pl, int key) noexcept nogil:
+cdef double release_value(const DragonStruct* s, const DragonPlayer* pl, int key,
+                          const Outlook* o) noexcept nogil:
     """Higher = better to release (the least valuable person first)."""
-    return 20.0 - held_value(s, pl, key)
+    return 20.0 - held_value(s, pl, key, o)
 
 
-cdef double card_keep_value(const DragonStruct* s, const DragonPlayer* pl, int k) noexcept nogil:
+cdef double card_keep_value(const DragonStruct* s, const DragonPlayer* pl, int k,
+                            const Outlook* o) noexcept nogil:
     """What a person card of kind k (9 = a wildcard) is still worth: its best tile."""
     cdef int t
     cdef double best = 0.0, v
     for t in range(N_TYPES):
         if s.display[t] > 0 and (k == N_KINDS or TYPE_KIND[t] == k):
-            v = person_value(s, pl, t, 0)
+            v = person_value(s, pl, t, 0, o)
             if v > best:
                 best = v
     return best
 
 
-cdef double action_value(const DragonStruct* s, int a) noexcept nogil:
+cdef double action_value(const DragonStruct* s, int a, const Outlook* o) noexcept nogil:
     cdef const DragonPlayer* pl = &s.p[s.cur]
     cdef int ph = s.phase, t, k, key, p
     cdef double v
@@ -268,13 +289,13 @@ cdef double action_value(const DragonStruct* s, int a) noexcept nogil:
     if ph == PH_PERSON:
         if a < A_PLAY_EMPTY:
             t = a - A_PLAY
-            return person_value(s, pl, t, 0) - (0.0 if room(pl) > 0 else 2.5)
+            return person_value(s, pl, t, 0, o) - (0.0 if room(pl) > 0 else 2.5)
         if a < A_WILD:
             return 0.0
         if a < A_WILD_EMPTY:
             t = a - A_WILD
             # A wildcard spends flexibility: keep it unless the tile beats the kind cards.
-            return person_value(s, pl, t, 0) - 1.0 - (0.0 if room(pl) > 0 else 2.5)
+            return person_value(s, pl, t, 0, o) - 1.0 - (0.0 if room(pl) > 0 else 2.5)
         return 0.0
     if ph == PH_PLACE:
         t = s.pending_type
@@ -282,12 +303,14 @@ cdef double action_value(const DragonStruct* s, int a) noexcept nogil:
             return place_value(s, pl, t, a - A_PLACE)
         if a < A_DISCARD_NEW:
             key = a - A_REPLACE
-            return person_value(s, pl, t, floors_of(pl, key // N_TYPES)) - held_value(s, pl, key)
+            return (person_value(s, pl, t, floors_of(pl, key // N_TYPES), o)
+                    - held_value(s, pl, key, o))
         return 0.0
     if ph == PH_RELEASE or (ph == PH_QUAKE and a < A_QUAKE):
-        return release_value(s, pl, a - A_RELEASE)
+        return release_value(s, pl, a - A_RELEASE, o)
     if ph == PH_DRAFT:
-        return person_value(s, pl, PAIR_A[a - A_DRAFT], 2) + person_value(s, pl, PAIR_B[a - A_DRAFT], 2)
+        return (person_value(s, pl, PAIR_A[a - A_DRAFT], 2, o)
+                + person_value(s, pl, PAIR_B[a - A_DRAFT], 2, o))
     if ph == PH_QUAKE:
         p = a - A_QUAKE
         v = 0.0
@@ -304,9 +327,9 @@ cdef double action_value(const DragonStruct* s, int a) noexcept nogil:
             return -RICE_VP - (PERSON_LOSS_VP if events_ahead(s, EV_DROUGHT, s.month + 1, s.month + 2) and pl.rice <= inhabited(pl) else 0.0)
         return -FIREWORK_VP - (1.5 if events_ahead(s, EV_FESTIVAL, s.month + 1, s.month + 3) else 0.0)
     if ph == PH_TORNADO:
-        return -card_keep_value(s, pl, a - A_TORNADO)
+        return -card_keep_value(s, pl, a - A_TORNADO, o)
     if ph == PH_SUNRISE:
-        return person_value(s, pl, a - A_SUNRISE, 0)
+        return person_value(s, pl, a - A_SUNRISE, 0, o)
     if ph == PH_CONTRACT:
         k = a - A_CONTRACT
         if k == KIND_COURT_LADY or k == KIND_SCHOLAR:
@@ -336,8 +359,10 @@ cdef void dragon_move_prior(const void* vs, const int* actions, int n, double* o
     cdef const DragonStruct* s = <const DragonStruct*>vs
     cdef int i
     cdef double best = -1e300
+    cdef Outlook o
+    outlook(s, &o)
     for i in range(n):
-        out[i] = action_value(s, actions[i])
+        out[i] = action_value(s, actions[i], &o)
         if out[i] > best:
             best = out[i]
     for i in range(n):
