@@ -23,7 +23,7 @@ def plot_history(histories: dict[str, list[tuple[int, float, float]]], title: st
     except ImportError:
         raise PlotError("plotting needs matplotlib: pip install 'tianti[plot]'") from None
     if not histories:
-        raise PlotError(f"no rated games to plot for {title}")
+        raise PlotError(f"no rated games to plot for {title} (one-player games are not rated)")
     out = Path(out)
     if not out.parent.is_dir():
         raise PlotError(f"cannot write {out}: the directory {out.parent} does not exist")

@@ -6,6 +6,9 @@ decide ties before that, so equal positions come from faults). Games are rated i
 they were stored (`games.id`), pool by pool; a pool is a game name and a player count, since a
 4-player rating says little about 2-player strength.
 
+One-player games (solo play) have nobody to be ranked against: they are not rated, and their
+ladder orders the bots by mean score instead.
+
 Ratings are a cache: `update_ratings` rates the games stored since the last update (the store
 keeps a bookmark) and `recompute` rebuilds everything from the records. The statistics beside
 them (wins, mean finishing position, faults, head-to-head) are counted from the seats directly.
@@ -30,19 +33,21 @@ _BATCH = 2000
 @dataclass
 class LadderRow:
     """One bot's line of a ladder. `mean_place` is 1 for always first; `errors` counts the
-    games it lost by a fault."""
+    games it lost by a fault; mu, sigma and conservative are None in one-player pools."""
 
     rank: int
     bot: str
-    mu: float
-    sigma: float
-    conservative: float  # mu - 3 sigma
+    mu: float | None
+    sigma: float | None
+    conservative: float | None  # mu - 3 sigma
     games: int
     wins: int
     win_rate: float
     mean_place: float
     mean_place_se: float
     errors: int
+    mean_score: float = 0.0
+    mean_score_se: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,7 +63,7 @@ class Pool:
 
     @property
     def title(self) -> str:
-        return f"{self.game}, {self.players} players"
+        return f"{self.game}, {self.players} player{'s' if self.players != 1 else ''}"
 
 
 def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
@@ -94,6 +99,9 @@ def _update_batch(store: Store) -> int:
         count = 0
         for game_id, seats in itertools.groupby(rows, key=lambda r: r[0]):
             seats = list(seats)
+            count += 1
+            if len(seats) < 2:
+                continue  # a one-player game ranks nobody against anybody
             key = (seats[0][1], seats[0][2])
             pool = cache.get(key)
             if pool is None:
@@ -107,7 +115,6 @@ def _update_batch(store: Store) -> int:
             for b, r in zip(bots, after):
                 pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
                 history.append((game_id, b, r.mu, r.sigma))
-            count += 1
         c.executemany("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?)", history)
         c.executemany(
             "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
@@ -141,22 +148,35 @@ def ladder(store: Store, game: str | None = None, players: int | None = None) ->
             "SELECT bot, mu, sigma FROM ratings WHERE game = ? AND players = ?", (g, p))}
         stats = store.conn.execute(
             "SELECT s.bot, COUNT(*), SUM(s.rank = 0), SUM(s.rank + 1), SUM((s.rank + 1) * (s.rank + 1)),"
-            " SUM(s.fault_kind IS NOT NULL) FROM seats s JOIN games g ON g.id = s.game_id"
+            " SUM(s.fault_kind IS NOT NULL), SUM(s.score), SUM(s.score * s.score)"
+            " FROM seats s JOIN games g ON g.id = s.game_id"
             " WHERE g.game = ? AND g.players = ? GROUP BY s.bot", (g, p)).fetchall()
         rows = []
-        for bot, n, wins, places, squares, errors in stats:
-            mu, sigma = ratings.get(bot, (ENV.mu, ENV.sigma))
-            mean = places / n
-            var = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
+        for bot, n, wins, places, squares, errors, points, points_sq in stats:
+            rated = p > 1
+            mu, sigma = ratings.get(bot, (ENV.mu, ENV.sigma)) if rated else (None, None)
+            place, place_se = _mean_se(places, squares, n)
+            score, score_se = _mean_se(points, points_sq, n)
             rows.append(LadderRow(
-                rank=0, bot=bot, mu=mu, sigma=sigma, conservative=mu - 3 * sigma, games=n,
-                wins=int(wins), win_rate=wins / n, mean_place=mean,
-                mean_place_se=math.sqrt(max(var, 0.0) / n), errors=int(errors)))
-        rows.sort(key=lambda r: (-r.conservative, -r.mu, r.bot))
+                rank=0, bot=bot, mu=mu, sigma=sigma,
+                conservative=mu - 3 * sigma if rated else None, games=n,
+                wins=int(wins), win_rate=wins / n, mean_place=place, mean_place_se=place_se,
+                errors=int(errors), mean_score=score, mean_score_se=score_se))
+        if p > 1:
+            rows.sort(key=lambda r: (-r.conservative, -r.mu, r.bot))
+        else:
+            rows.sort(key=lambda r: (-r.mean_score, r.bot))
         for i, r in enumerate(rows):
             r.rank = i + 1
         out.append(Pool(g, p, rows))
     return out
+
+
+def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean of n values from their sum and sum of squares, and its standard error."""
+    mean = total / n
+    var = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(max(var, 0.0) / n)
 
 
 @dataclass

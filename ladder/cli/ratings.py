@@ -60,12 +60,14 @@ def show(
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["game", "players", "rank", "bot", "mu", "sigma", "conservative", "games",
-                    "wins", "win_rate", "mean_place", "mean_place_se", "errors"])
+                    "wins", "win_rate", "mean_place", "mean_place_se", "errors", "mean_score",
+                    "mean_score_se"])
         for p in pools:
             for r in p.rows:
-                w.writerow([p.game, p.players, r.rank, r.bot, f"{r.mu:.4f}", f"{r.sigma:.4f}",
-                            f"{r.conservative:.4f}", r.games, r.wins, f"{r.win_rate:.4f}",
-                            f"{r.mean_place:.4f}", f"{r.mean_place_se:.4f}", r.errors])
+                w.writerow([p.game, p.players, r.rank, r.bot, _num(r.mu, 4), _num(r.sigma, 4),
+                            _num(r.conservative, 4), r.games, r.wins, f"{r.win_rate:.4f}",
+                            f"{r.mean_place:.4f}", f"{r.mean_place_se:.4f}", r.errors,
+                            f"{r.mean_score:.4f}", f"{r.mean_score_se:.4f}"])
         typer.echo(buf.getvalue(), nl=False)
         return
     for i, p in enumerate(pools):
@@ -73,11 +75,14 @@ def show(
             typer.echo("")
         typer.secho(p.title, bold=True)
         header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "win %",
-                  "mean place", "errors"]
-        rows = [[str(r.rank), r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.conservative:.2f}",
+                  "mean place", "errors", "mean score"]
+        rows = [[str(r.rank), r.bot, _num(r.mu, 2), _num(r.sigma, 2), _num(r.conservative, 2),
                  str(r.games), str(r.wins), f"{100 * r.win_rate:.1f}",
-                 f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors)] for r in p.rows]
+                 f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),
+                 f"{r.mean_score:.1f} ± {r.mean_score_se:.1f}"] for r in p.rows]
         _table(header, rows, left={1})
+        if p.players == 1:
+            typer.echo("(one-player games are not rated: the bots are ordered by mean score)")
 
 
 @app.command()
@@ -156,11 +161,14 @@ def h2h(
                             d["level"]])
         typer.echo(buf.getvalue(), nl=False)
         return
-    for i, t in enumerate(tables):
+    for i, (t, p) in enumerate(zip(tables, pools)):
         if i:
             typer.echo("")
-        typer.secho(f"{t.game}, {t.players} players: share of meetings the row bot finished "
-                    f"above the column bot (meetings)", bold=True)
+        if p.players == 1:
+            typer.secho(f"{p.title}: no head to head in one-player games", bold=True)
+            continue
+        typer.secho(f"{p.title}: share of meetings the row bot finished above the column bot "
+                    f"(meetings)", bold=True)
         rows = []
         for a in t.bots:
             cells = [a]
@@ -194,10 +202,14 @@ def plot(
         raise fail(f"several pools have games; choose one: {listed}")
     g, p = found[0]
     try:
-        path = plot_history(history(store, g, p), f"{g}, {p} players", out)
+        path = plot_history(history(store, g, p), f"{g}, {p} player{'s' if p != 1 else ''}", out)
     except TiantiError as e:
         raise fail(str(e))
     typer.echo(f"wrote {path}")
+
+
+def _num(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def _filter_text(game: str | None, players: int | None) -> str:

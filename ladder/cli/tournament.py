@@ -99,6 +99,8 @@ def run(
     """Play a tournament between named bots, storing every game; prints the run's results.
 
     Every deal is played at every seating of the bots with the same seed (duplicate games).
+    A bot with a seed option that its spec leaves unset gets a seed derived from the deal and
+    its name, so that every game can be played again identically.
     Ctrl-C stops it, losing only the games being played; `tianti tournament resume RUN` plays
     the rest."""
     from ladder.backends import make_backend
@@ -131,7 +133,8 @@ def run(
     run_id = start_run(store, spec, label)
     per_deal = count_seatings(len(bots), spec.players, spec.seatings)
     if not json_out:
-        typer.echo(f"run {run_id}: {planned} games of {g.name} with {spec.players} players "
+        typer.echo(f"run {run_id}: {planned} games of {g.name} with {spec.players} "
+                   f"player{'s' if spec.players != 1 else ''} "
                    f"({deals} deals x {per_deal} seatings), seed {seed}; {back.workers} "
                    f"{back.name} worker{'s' if back.workers != 1 else ''}; store {store.path}")
     _play(store, run_id, back, progress, json_out)

@@ -9,7 +9,7 @@ import trueskill
 
 from ladder.ratings import head_to_head, ladder, recompute
 from ladder.store import Store
-from tests.ladder.helpers import games
+from tests.ladder.helpers import cli, games
 
 
 def test_the_ladder_orders_a_stronger_bot_above_a_weaker_one(quality_db: Path):
@@ -69,3 +69,22 @@ def test_recompute_gives_the_incremental_ratings_and_head_to_head_counts(quality
 
 def _rank(g, bot: str) -> int:
     return next(s["rank"] for s in g.seats if s["bot"] == bot)
+
+
+def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path):
+    db = tmp_path / "solo.db"
+    result = cli("tournament", "run", "--db", db, "--game", "mount-tai", "--players", 1,
+                 "-b", "random", "-b", "heuristic", "--deals", 2, "--seed", 3, "--workers", 1,
+                 "--no-progress")
+    assert result.exit_code == 0, result.output
+    with Store(db, create=False) as store:
+        (pool,) = ladder(store)
+        assert store.conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 0
+    assert pool.title == "mount-tai, 1 player"
+    assert all(r.mu is None and r.conservative is None and r.games == 2 for r in pool.rows)
+    scores = {b: sum(s["score"] for g in games(db) for s in g.seats if s["bot"] == b) / 2
+              for b in ("random", "heuristic")}
+    assert [r.bot for r in pool.rows] == sorted(scores, key=lambda b: -scores[b])
+    assert [r.mean_score for r in pool.rows] == sorted(scores.values(), reverse=True)
+    shown = cli("ladder", "show", "--db", db)
+    assert shown.exit_code == 0 and "not rated" in shown.output
