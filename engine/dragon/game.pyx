@@ -220,12 +220,14 @@ cdef class DragonState(State):
         return text.compact_text(self.snapshot(), viewer)
 
     def information_state_string(self, int player) -> str:
-        """Everything `player` knows. In this game nothing on the table is hidden (played cards
-        are public): only the future action-card splits are unknown, and they are not in it."""
+        """Everything `player` knows: the board and every decision taken so far (all are public;
+        the history also fixes where a multi-step decision stands, e.g. which palaces a drought
+        has already hit). Only the future action-card splits are unknown, and they are not in it."""
         n = self.num_players()
         if not 0 <= player < n:
             raise ValueError(f"player must be a seat in 0..{n - 1}, got {player}")
-        return f"seen by player {player}\n" + text.board_text(self.snapshot(), history=self._history)
+        return (f"seen by player {player}\n" + text.board_text(self.snapshot())
+                + "\nhistory: " + " ".join(map(str, self._history)))
 
     # -- test hooks: build rulebook positions by hand ----------------------------------------
 
