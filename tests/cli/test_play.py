@@ -106,10 +106,19 @@ def test_log_and_board():
     assert "Events:" in out and "Person track" in out
 
 
-def test_a_whole_game_to_the_final_scoring():
+def test_a_whole_game_to_the_final_scoring_is_stored_and_rated(tmp_path):
+    from ladder.store import Store
+
+    db = tmp_path / "ladder.db"
     lines = ["1"] * 400
-    result = run(["dragon", "-p", "2", "--seed", "2", *FAST], lines)
+    result = run(["dragon", "-p", "2", "--seed", "2", "--db", str(db), *FAST], lines)
     out = result.output
     assert result.exit_code == 0, out[-2000:]
     assert "Final scoring" in out and "Ranking" in out
     assert re.search(r"P0 \(you\): \d+ = ", out)
+    assert f"the game is stored in {db}" in out
+    with Store(db) as store:
+        games = list(store.games())
+        assert len(games) == 1
+        bots = {row[0] for row in store.conn.execute("SELECT bot FROM ratings")}
+        assert bots == {"human", "random(seed=1)"}
