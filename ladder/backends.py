@@ -334,6 +334,8 @@ class RayBackend:
                 try:
                     results = ray.get(ref)
                 except Exception as e:
+                    if self._stop:  # Ctrl-C reached Ray's workers too: the run is stopping
+                        return
                     games = ", ".join(f"(deal {t.deal}, seating {t.seating})" for t in chunk)
                     raise GameFailure(
                         f"a Ray task playing the games {games} died: {e}\nA bot that crashes "

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from ladder.backends import Backend, GameFailure
+from ladder.backends import Backend, BackendError, GameFailure
 from ladder.schedule import GameTask, TournamentSpec, check, plan
 from ladder.store import Store
 from ladder.worker import GameOutcome
@@ -161,9 +161,10 @@ def play_run(
     tasks = missing_tasks(store, run_id)
     report = RunReport(run_id, info.planned, info.planned - len(tasks), workers=backend.workers)
     standings = Standings()
-    for g in store.games(where="g.run_id = ?", params=(run_id,)):
-        for s in g.seats:
-            standings.add(s["bot"], s["rank"])
+    for bot, n, places in store.conn.execute(
+            "SELECT s.bot, COUNT(*), SUM(s.rank + 1) FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE g.run_id = ? GROUP BY s.bot", (run_id,)):
+        standings.games[bot], standings.places[bot] = n, places
     bar = tqdm(total=info.planned, initial=report.done_before, unit="game", file=out,
                disable=not progress, dynamic_ncols=True, smoothing=0.05, mininterval=0.5,
                desc=f"run {run_id}",
@@ -185,7 +186,7 @@ def play_run(
             status = "interrupted"
     except KeyboardInterrupt:
         status = "interrupted"
-    except GameFailure as e:
+    except (GameFailure, BackendError) as e:
         status = "failed"
         report.failure = str(e)
     finally:

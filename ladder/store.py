@@ -220,7 +220,7 @@ class Store:
         self._check_path(create)
         try:
             self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS,
-                                        isolation_level=None, check_same_thread=False)
+                                        isolation_level=None)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the store {self.path}: {e}") from None
         try:
