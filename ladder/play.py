@@ -184,12 +184,15 @@ class PlaySession:
         """Final scores by source, the ranking and (solo games) whether the goal was met."""
         st = self.state
         out: dict[str, Any] = {"scores": st.scores(), "ranks": st.ranks(), "returns": st.returns()}
-        breakdown = getattr(st, "final_breakdown", None)
-        if breakdown is not None:
-            out["breakdown"] = breakdown()
-        goal = getattr(st, "solo_summary", None)
-        if goal is not None:
-            out["solo"] = goal()
+        if hasattr(st, "final_breakdown"):
+            out["breakdown"] = st.final_breakdown()
+        elif hasattr(st, "final_summary"):
+            final = st.final_summary()
+            out["breakdown"] = [dict(src, total=total) for src, total
+                                in zip(final["by_source"], final["reputation"])]
+            if "goal" in final:
+                out["solo"] = (f"goal {final['goal']} reputation: "
+                               + ("reached" if final["goal_reached"] else "not reached"))
         return out
 
     # -- files ----------------------------------------------------------------------------------

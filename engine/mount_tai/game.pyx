@@ -373,6 +373,10 @@ cdef class MountTaiState(State):
     def __str__(self) -> str:
         return text.board_text(self.snapshot(hidden=False), summary=self.final_summary())
 
+    def compact_str(self, viewer=None) -> str:
+        """The board in about 30 lines of 80 columns (for play in a terminal)."""
+        return text.compact_text(self.snapshot(), viewer)
+
     def information_state_string(self, int player) -> str:
         """Everything `player` knows: the public board (face-down cards and tiles as '?') and
         the actions so far (every decision in Mount Tai is public)."""

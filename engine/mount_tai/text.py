@@ -326,3 +326,59 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
                                                        else "not reached")
         out.append(line)
     return "\n".join(out)
+
+
+def _wrap(head: str, items: list[str], width: int = 80, sep: str = "; ") -> list[str]:
+    lines, cur = [], head
+    for item in items:
+        piece = item if cur == head else sep + item
+        if len(cur) + len(piece) > width and cur != head:
+            lines.append(cur)
+            cur = " " * len(head) + item
+        else:
+            cur += piece
+    lines.append(cur)
+    return lines
+
+
+def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
+    """The board in about 30 lines of 80 columns, for play in a terminal: each fief's grid beside
+    its player's resources, talents, buildings and uncovered edicts."""
+    n = snap["players"]
+    season = data.SEASONS[snap["season"]]
+    year = snap["year"]
+    r = min(snap["round"], 15)
+    bonus = RES[snap["season_bonus"][snap["season"]]]
+    praise = data.PRAISES[snap["praises"][year - 1][snap["season"]]].name
+    out = [f"Round {min(snap['round'] + 1, 16)}/16, year {year} {season} | event bonus: {bonus} "
+           f"| Eight Praises: {praise}",
+           "Order: " + ", ".join(_seat_name(snap, e) for e in snap["order"])]
+    events = [event_text(t) + (" (used)" if snap["events_used"][r % 8][c] else "")
+              for c, t in enumerate(snap["events"][r % 8]) if t is not None]
+    out.extend(_wrap("Events: ", events))
+    out.extend(_wrap("Blueprints: ", [f"{building_name(k)} x{c}" for k, c in snap["blueprint"]]
+                     or ["none"]))
+    piles = [f"{PILE_NAMES[j]} {talent_name(p[0]) if p and isinstance(p[0], int) else '-'}"
+             for j, p in enumerate(snap["piles"])]
+    out.extend(_wrap("Talents: ", piles))
+    for i in range(n):
+        seat = snap["seats"][i]
+        who = "you" if i == viewer else "   "
+        side = [f"P{i} {who} money {seat['money']} grain {seat['grain']} wine {seat['wine']} "
+                f"rep {seat['reputation']}"]
+        talents = ", ".join(f"{talent_name(k)} {lv}" for k, lv in seat["talents"]) or "no talents"
+        buildings = ", ".join(building_name(k) for k in seat["buildings"]) or "no buildings"
+        side.append(f"  {talents}; {buildings}")
+        uncovered = " ".join(str(seat["slots"][s]) for s in seat["uncovered"]
+                             if seat["slots"][s] not in (None, "?"))
+        side.append(f"  edicts up: {uncovered or '-'}")
+        grid = [line.strip() for line in _fief_lines(snap, i)]
+        rows = max(len(grid), len(side))
+        for k in range(rows):
+            g = grid[k] if k < len(grid) else ""
+            s = side[k] if k < len(side) else ""
+            out.append(f"{g:12} {s}"[:80])
+    if snap["options"].get("solo"):
+        out.extend(_wrap("Virtual player drew: ", [str(t) for t in snap["virtual_drawn"]]
+                         + [f"({snap['virtual_left']} face down)"], sep=" "))
+    return "\n".join(out)

@@ -122,3 +122,27 @@ def test_a_whole_game_to_the_final_scoring_is_stored_and_rated(tmp_path):
         assert len(games) == 1
         bots = {row[0] for row in store.conn.execute("SELECT bot FROM ratings")}
         assert bots == {"human", "random(seed=1)"}
+
+
+def test_mount_tai_by_number_prefix_undo_save_and_load(tmp_path):
+    target = tmp_path / "mt.json"
+    result = run(["mount-tai", "-p", "2", "--seed", "4", *FAST],
+                 ["1", "execute", "undo", "undo", "use edict 4", f"save {target}"])
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "you: use edict 1 [I]: barren land cultivation" in out
+    assert "you: execute barren land cultivation" in out
+    assert "back to your previous decision" in out
+    assert "you: use edict 4 [I]: recruitment and development" in out
+    saved = PlaySession.load(target)
+    resumed = run(["--load", str(target)], [])
+    assert saved.state.decision_name() in resumed.output
+
+
+def test_mount_tai_solo_game_to_the_end_says_whether_the_goal_was_met(tmp_path):
+    result = run(["mount-tai", "-p", "1", "-o", "solo=true", "--seed", "3", "--db",
+                  str(tmp_path / "db.sqlite"), *FAST], ["1"] * 600)
+    out = result.output
+    assert result.exit_code == 0, out[-2000:]
+    assert "Final scoring" in out
+    assert re.search(r"Solo goal: goal \d+ reputation: (reached|not reached)", out)
