@@ -1,0 +1,56 @@
+"""Strength of the search bots: the matches behind the figures in ai/STRONG.md.
+
+    .venv/bin/python benchmarks/strength.py --game dragon --iterations 10000 --deals 25
+
+Every match rotates the tested bot through every seat of each deal (the same deal seed for
+each seating), and prints its wins with a 95% Wilson interval, the games played, its mean
+finishing position and the time it took per move. `--only` picks matches by name.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from ai.evaluate import head_to_head
+
+
+def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
+    it = iterations
+    return {
+        "strong-random-2p": (strong, ["random"]),
+        "strong-heuristic-2p": (strong, ["heuristic"]),
+        "strong-heuristic-3p": (strong, ["heuristic", "heuristic"]),
+        "strong-heuristic-4p": (strong, ["heuristic", "heuristic", "heuristic"]),
+        "ismcts-pimc-2p": (f"ismcts(iterations={it // 2},playout=heuristic,epsilon=0.2,seed=1)",
+                           [f"pimc(iterations={it // 2},playout=heuristic,epsilon=0.2,"
+                            "determinizations=10,seed=1)"]),
+        "ismcts-pimc-random-playouts-2p": (f"ismcts(iterations={it // 2},seed=1)",
+                                           [f"pimc(iterations={it // 2},determinizations=10,seed=1)"]),
+        "heuristic-random-2p": ("heuristic", ["random"]),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--game", default="dragon")
+    ap.add_argument("--iterations", type=int, default=10000,
+                    help="the strong bot's iteration budget per move (0: its 1 s time budget)")
+    ap.add_argument("--deals", type=int, default=25)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", nargs="*", help="match names to run")
+    args = ap.parse_args()
+    strong = f"strong(iterations={args.iterations})" if args.iterations else "strong"
+    table = matches(args.iterations or 20000, strong)
+    for name in args.only or list(table):
+        a, others = table[name]
+        start = time.time()
+        r = head_to_head(args.game, a, others, args.deals, workers=args.workers, seed=7)
+        share = 1 / (len(others) + 1)
+        print(f"| {name} | {a} vs {', '.join(others)} | {r.games} | {r.win_rate:.1%} "
+              f"({r.interval()[0]:.1%}-{r.interval()[1]:.1%}) | {share:.0%} | "
+              f"{r.mean_rank:.2f} | {r.seconds_per_move * 1000:.0f} ms | "
+              f"{(time.time() - start) / 60:.0f} min |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
