@@ -6,13 +6,17 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from engine.core.errors import TiantiError
 from ladder.cli.options import (DbOpt, GameOpt, GameOptionsOpt, JsonOpt, PlayersOpt, fail,
                                 make_game, open_store)
+
+if TYPE_CHECKING:
+    from ladder.backends import Backend
+    from ladder.store import Store
 
 app = typer.Typer(
     help="Bot tournaments: every deal at every seating (duplicate games), stored game by game "
@@ -179,7 +183,7 @@ def resume(
     _play(store, run_id, back, progress, json_out)
 
 
-def _play(store, run_id: int, backend, progress: bool, json_out: bool) -> None:
+def _play(store: Store, run_id: int, backend: Backend, progress: bool, json_out: bool) -> None:
     from ladder.runner import play_run
 
     report = play_run(store, run_id, backend, progress=progress)
@@ -215,7 +219,7 @@ def _play(store, run_id: int, backend, progress: bool, json_out: bool) -> None:
         raise typer.Exit(code=130)
 
 
-def _standings(store, run_id: int) -> list[dict]:
+def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
     rows = store.conn.execute(
         "SELECT s.bot, COUNT(*), SUM(s.rank = 0), AVG(s.rank + 1), SUM(s.fault_kind IS NOT NULL),"
         " SUM(s.think_seconds), SUM(s.moves) FROM seats s JOIN games g ON g.id = s.game_id"
@@ -224,7 +228,7 @@ def _standings(store, run_id: int) -> list[dict]:
              "ms_per_move": 1000 * t / m if m else 0.0} for b, n, w, place, f, t, m in rows]
 
 
-def _print_standings(store, run_id: int) -> None:
+def _print_standings(store: Store, run_id: int) -> None:
     rows = _standings(store, run_id)
     if not rows:
         return

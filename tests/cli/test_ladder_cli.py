@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from typer.testing import CliRunner
 
 from engine.core.state import State
@@ -16,7 +17,7 @@ runner = CliRunner()
 BOTS = "python:tests.ladder.bad_bots:"
 
 
-def tianti(*args: object, input: str | None = None):
+def tianti(*args: object, input: str | None = None) -> Result:
     return runner.invoke(app, [str(a) for a in args], input=input)
 
 
@@ -34,7 +35,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_help_lists_the_new_commands():
+def test_help_lists_the_new_commands() -> None:
     result = tianti("--help")
     for command in ("tournament", "ladder", "replay", "bots"):
         assert command in result.output
@@ -46,7 +47,7 @@ def test_help_lists_the_new_commands():
             assert command in result.output
 
 
-def test_bots_lists_the_registered_bots_and_their_options():
+def test_bots_lists_the_registered_bots_and_their_options() -> None:
     result = tianti("bots", "--json")
     assert result.exit_code == 0
     listing = {b["name"]: b for b in json.loads(result.stdout)}
@@ -56,7 +57,7 @@ def test_bots_lists_the_registered_bots_and_their_options():
     assert "python:MODULE:FACTORY" in text.output
 
 
-def test_list_and_show(db: Path):
+def test_list_and_show(db: Path) -> None:
     listed = tianti("tournament", "list", "--db", db)
     assert listed.exit_code == 0
     assert "finished" in listed.output and "6/6" in listed.output and "[cli test]" in listed.output
@@ -75,7 +76,7 @@ def test_list_and_show(db: Path):
     assert unknown.exit_code == 2 and "there is no run 9" in unknown.output and "recent runs: 1" in unknown.output
 
 
-def test_ladder_show_in_every_format(db: Path):
+def test_ladder_show_in_every_format(db: Path) -> None:
     table = tianti("ladder", "show", "--db", db)
     assert table.exit_code == 0, table.output
     lines = table.output.splitlines()
@@ -98,7 +99,7 @@ def test_ladder_show_in_every_format(db: Path):
     assert bad.exit_code == 2 and "xml" in bad.output
 
 
-def test_head_to_head(db: Path):
+def test_head_to_head(db: Path) -> None:
     result = tianti("ladder", "h2h", "--db", db)
     assert result.exit_code == 0, result.output
     assert "(6)" in result.output
@@ -107,7 +108,7 @@ def test_head_to_head(db: Path):
         assert pair["above"] + pair["below"] + pair["level"] == 6
 
 
-def test_export_writes_records_that_replay(db: Path, tmp_path: Path):
+def test_export_writes_records_that_replay(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     result = tianti("ladder", "export", "--db", db, "--out", out)
     assert result.exit_code == 0, result.output
@@ -121,14 +122,14 @@ def test_export_writes_records_that_replay(db: Path, tmp_path: Path):
     assert len(tianti("ladder", "export", "--db", db, "--run", 2).stdout.splitlines()) == 0
 
 
-def test_recompute(db: Path):
+def test_recompute(db: Path) -> None:
     before = json.loads(tianti("ladder", "show", "--db", db, "--format", "json").stdout)
     result = tianti("ladder", "recompute", "--db", db)
     assert result.exit_code == 0 and "rated 6 games" in result.output
     assert json.loads(tianti("ladder", "show", "--db", db, "--format", "json").stdout) == before
 
 
-def test_replay_steps_through_a_game(db: Path):
+def test_replay_steps_through_a_game(db: Path) -> None:
     games = json.loads(tianti("tournament", "show", 1, "--db", db, "--json", "--games").stdout)["games"]
     faulted = next(g for g in games if g["ranks"][g["seats"].index("raises")] == 2)
     result = tianti("replay", 1, faulted["game"], "--db", db, "--no-board")
@@ -145,7 +146,7 @@ def test_replay_steps_through_a_game(db: Path):
     assert wrong.exit_code == 2 and "belongs to run 1, not run 2" in wrong.output
 
 
-def test_plot_draws_a_png(db: Path, tmp_path: Path):
+def test_plot_draws_a_png(db: Path, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "ratings.png"
     result = tianti("ladder", "plot", "--db", db, "--out", out)
@@ -155,12 +156,12 @@ def test_plot_draws_a_png(db: Path, tmp_path: Path):
     assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
 
 
-def test_resuming_a_complete_run_does_nothing(db: Path):
+def test_resuming_a_complete_run_does_nothing(db: Path) -> None:
     result = tianti("tournament", "resume", 1, "--db", db)
     assert result.exit_code == 0 and "run 1 is complete: 6 of 6 games stored" in result.output
 
 
-def test_read_commands_on_a_missing_store_say_so(tmp_path: Path):
+def test_read_commands_on_a_missing_store_say_so(tmp_path: Path) -> None:
     for args in (("ladder", "show"), ("tournament", "list"), ("replay", 1, 1)):
         result = tianti(*args, "--db", tmp_path / "none.db")
         assert result.exit_code == 2

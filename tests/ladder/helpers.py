@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from click.testing import Result
 from typer.testing import CliRunner
 
 from ladder.cli import app
@@ -19,7 +20,7 @@ BOTS = "python:tests.ladder.bad_bots:"
 _runner = CliRunner()
 
 
-def cli(*args: Any) -> Any:
+def cli(*args: Any) -> Result:
     """Run `tianti ARGS...` in this process; returns click's Result."""
     return _runner.invoke(app, [str(a) for a in args])
 

@@ -11,16 +11,16 @@ from ladder.worker import _process_heartbeat
 from tests.ladder import bad_bots
 
 
-def _state(players: int = 3, seed: int = 4):
+def _state(players: int = 3, seed: int = 4) -> State:
     return engine.load_game("dragon", players=players).new_initial_state(seed)
 
 
-def test_without_a_referee_a_bot_error_propagates_as_before():
+def test_without_a_referee_a_bot_error_propagates_as_before() -> None:
     with pytest.raises(RuntimeError, match="always fails"):
         play_game(_state(), [bad_bots.Raises(2), bad_bots.First(), bad_bots.First()])
 
 
-def test_a_plain_game_records_times_and_movers_and_replays():
+def test_a_plain_game_records_times_and_movers_and_replays() -> None:
     state = _state()
     result = play_game(state, [make_bot("random(seed=1)") for _ in range(3)], resample_seed=3)
     assert state.is_terminal()
@@ -34,7 +34,8 @@ def test_a_plain_game_records_times_and_movers_and_replays():
     (bad_bots.Raises(3), "error", "RuntimeError: this bot always fails here"),
     (bad_bots.Illegal(3), "illegal", "is not legal for player 1"),
 ])
-def test_a_faulting_bot_loses_and_the_game_still_ends(bad, kind, text):
+def test_a_faulting_bot_loses_and_the_game_still_ends(bad: bad_bots._Misbehaving, kind: str,
+                                                      text: str) -> None:
     state = _state()
     referee = Referee(move_timeout=5.0, fallback_seed=9)
     result = play_game(state, [make_bot("random(seed=2)"), bad, bad_bots.First()],
@@ -49,7 +50,7 @@ def test_a_faulting_bot_loses_and_the_game_still_ends(bad, kind, text):
     assert State.from_record(result.record).scores() == result.scores
 
 
-def test_a_bot_failing_when_informed_of_moves_is_faulted():
+def test_a_bot_failing_when_informed_of_moves_is_faulted() -> None:
     class Informed(bad_bots.BadInform):
         pass
 
@@ -59,7 +60,7 @@ def test_a_bot_failing_when_informed_of_moves_is_faulted():
     assert "cannot follow the game" in result.faults[0].message
 
 
-def test_a_spinning_bot_is_interrupted_at_the_time_limit():
+def test_a_spinning_bot_is_interrupted_at_the_time_limit() -> None:
     hb = _process_heartbeat()
     hb.timeout = 0.3
     try:
@@ -73,7 +74,7 @@ def test_a_spinning_bot_is_interrupted_at_the_time_limit():
     assert result.ranks[0] == 2
 
 
-def test_a_slow_answer_is_a_timeout_even_without_a_watchdog():
+def test_a_slow_answer_is_a_timeout_even_without_a_watchdog() -> None:
     result = play_game(_state(), [bad_bots.Slow(ms=30), make_bot("random(seed=1)"),
                                   bad_bots.First()],
                        referee=Referee(move_timeout=0.01))
@@ -81,7 +82,7 @@ def test_a_slow_answer_is_a_timeout_even_without_a_watchdog():
     assert "past the move time limit of 0.01 s" in result.faults[0].message
 
 
-def test_a_game_continues_after_a_prefix_with_the_same_determinizations():
+def test_a_game_continues_after_a_prefix_with_the_same_determinizations() -> None:
     """Restarting a game part-way (as the pool does after killing a worker) sees the same
     determinization seeds as playing it straight through."""
     seen_full: list[int] = []
@@ -91,7 +92,7 @@ def test_a_game_continues_after_a_prefix_with_the_same_determinizations():
         def __init__(self, log: list[int]) -> None:
             self.log = log
 
-        def step(self, state) -> int:
+        def step(self, state: State) -> int:
             self.log.append(hash(state.raw_bytes()))
             return state.legal_actions()[0]
 
@@ -105,7 +106,7 @@ def test_a_game_continues_after_a_prefix_with_the_same_determinizations():
     assert seen_resumed == seen_full[40:]
 
 
-def test_forfeit_ranks_put_faulted_seats_last_and_keep_the_others_order():
+def test_forfeit_ranks_put_faulted_seats_last_and_keep_the_others_order() -> None:
     assert forfeit_ranks([0, 1, 2, 3], set()) == [0, 1, 2, 3]
     assert forfeit_ranks([0, 1, 2, 3], {0}) == [3, 0, 1, 2]
     assert forfeit_ranks([2, 0, 3, 1], {1, 3}) == [0, 2, 1, 2]

@@ -8,11 +8,11 @@ import pytest
 import trueskill
 
 from ladder.ratings import head_to_head, ladder, recompute
-from ladder.store import Store
+from ladder.store import Store, StoredGame
 from tests.ladder.helpers import cli, games
 
 
-def test_the_ladder_orders_a_stronger_bot_above_a_weaker_one(quality_db: Path):
+def test_the_ladder_orders_a_stronger_bot_above_a_weaker_one(quality_db: Path) -> None:
     """Search above the heuristic above random, and clearly: the ladder's order is that of the
     conservative ratings (mu - 3 sigma), and the mean finishing places differ by more than two
     standard errors each. (The games are reproducible, being seeded; the ratings depend a
@@ -31,7 +31,7 @@ def test_the_ladder_orders_a_stronger_bot_above_a_weaker_one(quality_db: Path):
     assert pool.rows[0].win_rate > 0.5
 
 
-def test_ratings_agree_with_trueskill_rating_the_same_results(quality_db: Path):
+def test_ratings_agree_with_trueskill_rating_the_same_results(quality_db: Path) -> None:
     env = trueskill.TrueSkill()
     ratings: dict[str, trueskill.Rating] = {}
     for g in games(quality_db):  # in the order stored
@@ -48,7 +48,7 @@ def test_ratings_agree_with_trueskill_rating_the_same_results(quality_db: Path):
         assert row.conservative == pytest.approx(row.mu - 3 * row.sigma)
 
 
-def test_recompute_gives_the_incremental_ratings_and_head_to_head_counts(quality_db: Path, tmp_path: Path):
+def test_recompute_gives_the_incremental_ratings_and_head_to_head_counts(quality_db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.db"
     with Store(quality_db, create=False) as store:
         before = [(r.bot, r.mu, r.sigma) for r in ladder(store)[0].rows]
@@ -67,11 +67,11 @@ def test_recompute_gives_the_incremental_ratings_and_head_to_head_counts(quality
     assert h2h.score("search", "random") == 1.0 - h2h.score("random", "search")
 
 
-def _rank(g, bot: str) -> int:
+def _rank(g: StoredGame, bot: str) -> int:
     return next(s["rank"] for s in g.seats if s["bot"] == bot)
 
 
-def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path):
+def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path) -> None:
     db = tmp_path / "solo.db"
     result = cli("tournament", "run", "--db", db, "--game", "mount-tai", "--players", 1,
                  "-b", "random", "-b", "heuristic", "--deals", 2, "--seed", 3, "--workers", 1,

@@ -20,7 +20,7 @@ def _summary(db: Path) -> dict[tuple[int, int], tuple]:
     return out
 
 
-def test_ray_backend_plays_the_same_games_as_the_local_backend(tmp_path: Path):
+def test_ray_backend_plays_the_same_games_as_the_local_backend(tmp_path: Path) -> None:
     """Seeded bots with iteration budgets give identical records on both backends, faults
     included (the move watchdog works inside Ray's workers too)."""
     common = ["-p", 3, "-b", "search=ismcts(iterations=30)", "-b", "rand=random",
@@ -39,7 +39,7 @@ def test_ray_backend_plays_the_same_games_as_the_local_backend(tmp_path: Path):
     assert sorted({f[0] for f in faults}) == ["error", "timeout"]
 
 
-def test_an_unreachable_ray_cluster_is_a_clear_error(tmp_path: Path):
+def test_an_unreachable_ray_cluster_is_a_clear_error(tmp_path: Path) -> None:
     result = cli("tournament", "run", "--db", tmp_path / "t.db", "-p", 2, "-b", "a=random",
                  "-b", "b=random", "--backend", "ray", "--address", "127.0.0.1:1",
                  "--no-progress")

@@ -23,7 +23,8 @@ def _spec(n_bots: int, players: int, deals: int = 3, mode: str = "permutations",
     (4, 4, "rotations"), (5, 3, "permutations"), (5, 3, "rotations"), (6, 4, "rotations"),
     (5, 2, "permutations"),
 ])
-def test_every_bot_sits_in_every_seat_equally_often(n_bots, players, mode):
+def test_every_bot_sits_in_every_seat_equally_often(n_bots: int, players: int,
+                                                    mode: str) -> None:
     tables = seatings(n_bots, players, mode)
     assert len(tables) == count_seatings(n_bots, players, mode)
     assert len(set(tables)) == len(tables)
@@ -39,12 +40,12 @@ def test_every_bot_sits_in_every_seat_equally_often(n_bots, players, mode):
         assert len(set(t)) == players  # nobody sits twice at a table
 
 
-def test_permutations_with_as_many_bots_as_seats_are_all_orders():
+def test_permutations_with_as_many_bots_as_seats_are_all_orders() -> None:
     assert sorted(seatings(3, 3)) == sorted(itertools.permutations(range(3)))
     assert sorted(seatings(3, 3, "rotations")) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
 
-def test_all_seatings_of_a_deal_share_its_seed_and_deals_differ():
+def test_all_seatings_of_a_deal_share_its_seed_and_deals_differ() -> None:
     spec = _spec(3, 3, deals=4)
     tasks = plan(spec, run_id=7)
     assert len(tasks) == 4 * 6 == check(spec)
@@ -65,7 +66,7 @@ def test_all_seatings_of_a_deal_share_its_seed_and_deals_differ():
     assert len({t.bots for t in deal0}) == 6
 
 
-def test_the_plan_is_a_function_of_the_spec():
+def test_the_plan_is_a_function_of_the_spec() -> None:
     a, b = plan(_spec(4, 3, seed=5)), plan(_spec(4, 3, seed=5))
     assert a == b
     c = plan(_spec(4, 3, seed=6))
@@ -73,7 +74,7 @@ def test_the_plan_is_a_function_of_the_spec():
     assert [t.bots for t in a] == [t.bots for t in c]
 
 
-def test_shapes_that_cannot_be_planned_are_clear_errors():
+def test_shapes_that_cannot_be_planned_are_clear_errors() -> None:
     with pytest.raises(ScheduleError, match="2 bots for a 3-player game: name at least 3"):
         check(_spec(2, 3))
     with pytest.raises(ScheduleError, match="deals must be at least 1, got 0"):

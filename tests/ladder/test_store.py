@@ -17,7 +17,7 @@ def _spec() -> TournamentSpec:
     return TournamentSpec("dragon", game.options, (("a", "random"), ("b", "random")), 2, seed=3)
 
 
-def test_a_game_is_stored_once_with_its_seats(tmp_path: Path):
+def test_a_game_is_stored_once_with_its_seats(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         run = store.create_run(_spec(), planned=4)
@@ -35,7 +35,7 @@ def test_a_game_is_stored_once_with_its_seats(tmp_path: Path):
         assert store.run(run).done == 1 and store.run(run).status == "running"
 
 
-def test_a_bot_name_stands_for_one_spec(tmp_path: Path):
+def test_a_bot_name_stands_for_one_spec(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         store.register_bots([("a", "random"), ("b", "random(seed=1)")])
         store.register_bots([("a", "random")])
@@ -44,7 +44,7 @@ def test_a_bot_name_stands_for_one_spec(tmp_path: Path):
             store.register_bots([("b", "random(seed=2)")])
 
 
-def test_bad_paths_are_clear_errors(tmp_path: Path):
+def test_bad_paths_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="is a directory"):
         Store(tmp_path)
     with pytest.raises(StoreError, match="the directory .*nowhere does not exist"):
@@ -65,7 +65,7 @@ def test_bad_paths_are_clear_errors(tmp_path: Path):
         Store(other)
 
 
-def test_unknown_run_lists_the_known_ones(tmp_path: Path):
+def test_unknown_run_lists_the_known_ones(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         with pytest.raises(StoreError, match="there is no run 5 .* the store has no runs"):
             store.run(5)

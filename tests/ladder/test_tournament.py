@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -19,7 +20,7 @@ from ladder.store import Store
 from tests.ladder.helpers import BOTS, cli, count_games, games, planned_keys, spawn, wait_for_games
 
 
-def test_records_replay_to_the_recorded_scores_and_deals_are_duplicated(quality_db: Path):
+def test_records_replay_to_the_recorded_scores_and_deals_are_duplicated(quality_db: Path) -> None:
     stored = games(quality_db)
     assert {(g.deal, g.seating) for g in stored} == planned_keys(quality_db, 1)
     seeds: dict[int, set[int]] = {}
@@ -37,7 +38,7 @@ def test_records_replay_to_the_recorded_scores_and_deals_are_duplicated(quality_
     assert set(seats.values()) == {8} and len(seats) == 9
 
 
-def test_bots_that_raise_hang_or_play_illegally_lose_with_the_error_recorded(tmp_path: Path):
+def test_bots_that_raise_hang_or_play_illegally_lose_with_the_error_recorded(tmp_path: Path) -> None:
     db = tmp_path / "bad.db"
     result = cli("tournament", "run", "--db", db, "-p", 4, "-b", "rand=random",
                  "-b", f"raises={BOTS}raises(after=2)", "-b", f"hangs={BOTS}hangs(after=2)",
@@ -69,7 +70,7 @@ def test_bots_that_raise_hang_or_play_illegally_lose_with_the_error_recorded(tmp
     assert "RuntimeError: this bot always fails here" in shown.output
 
 
-def test_a_bot_beyond_interrupts_or_killing_its_process_loses_and_the_run_finishes(tmp_path: Path):
+def test_a_bot_beyond_interrupts_or_killing_its_process_loses_and_the_run_finishes(tmp_path: Path) -> None:
     """The worker is killed (the bot blocks the timer signal) or dies (the bot kills it); the
     pool restarts the game after the moves already played, that bot faulted."""
     game = engine.load_game("dragon", players=3)
@@ -95,7 +96,7 @@ def test_a_bot_beyond_interrupts_or_killing_its_process_loses_and_the_run_finish
         assert len(g.move_times) == len(g.actions)
 
 
-def _slow_tournament(db: Path, *extra: object):
+def _slow_tournament(db: Path, *extra: object) -> subprocess.Popen:
     """A tournament whose games take a while without loading the CPU (bots sleep a little
     before each move): 3 players, 3 bots, 20 deals of 6 seatings = 120 games."""
     return spawn("tournament", "run", "--db", db, "-p", 3, "-b", f"s1={BOTS}slow(ms=0.3)",
@@ -110,7 +111,7 @@ def _assert_complete(db: Path, run: int = 1) -> None:
     assert set(keys) == planned_keys(db, run)
 
 
-def test_ctrl_c_loses_only_the_games_in_flight_and_resume_completes_the_plan(tmp_path: Path):
+def test_ctrl_c_loses_only_the_games_in_flight_and_resume_completes_the_plan(tmp_path: Path) -> None:
     db = tmp_path / "int.db"
     proc = _slow_tournament(db)
     wait_for_games(db, 10, proc)
@@ -139,7 +140,7 @@ def _children(pid: int) -> set[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
-def test_sigkill_leaves_no_worker_behind_and_resume_completes_the_plan(tmp_path: Path):
+def test_sigkill_leaves_no_worker_behind_and_resume_completes_the_plan(tmp_path: Path) -> None:
     db = tmp_path / "kill.db"
     proc = _slow_tournament(db)
     wait_for_games(db, 10, proc)
@@ -160,7 +161,7 @@ def test_sigkill_leaves_no_worker_behind_and_resume_completes_the_plan(tmp_path:
     _assert_complete(db)
 
 
-def test_two_tournaments_writing_one_store_at_once_both_complete(tmp_path: Path):
+def test_two_tournaments_writing_one_store_at_once_both_complete(tmp_path: Path) -> None:
     db = tmp_path / "shared.db"
     first = _slow_tournament(db, "--label", "first")
     second = _slow_tournament(db, "--label", "second")
@@ -193,7 +194,8 @@ def test_two_tournaments_writing_one_store_at_once_both_complete(tmp_path: Path)
      "unknown option 'dragons'"),
     ([], "name the bots: --bot NAME=SPEC"),
 ])
-def test_a_malformed_tournament_is_refused_before_anything_is_stored(tmp_path, args, message):
+def test_a_malformed_tournament_is_refused_before_anything_is_stored(tmp_path: Path, args: list[str],
+                                                                   message: str) -> None:
     db = tmp_path / "t.db"
     result = cli("tournament", "run", "--db", db, "-p", 3, "--no-progress", *args)
     assert result.exit_code == 2, result.output
@@ -208,7 +210,7 @@ def test_a_malformed_tournament_is_refused_before_anything_is_stored(tmp_path, a
     ('[bots]\na = "random"\nb = "genius"\nc = "random"\n', "bot 'b': unknown bot 'genius'"),
     ('[bots]\na = "random"\n[extra]\nx = 1\n', "unknown tables or keys: extra"),
 ])
-def test_a_malformed_bots_file_is_refused(tmp_path, content, message):
+def test_a_malformed_bots_file_is_refused(tmp_path: Path, content: str, message: str) -> None:
     db = tmp_path / "t.db"
     bots = tmp_path / "bots.toml"
     bots.write_text(content)
@@ -218,7 +220,7 @@ def test_a_malformed_bots_file_is_refused(tmp_path, content, message):
     assert not db.exists()
 
 
-def test_a_bots_file_names_the_bots(tmp_path):
+def test_a_bots_file_names_the_bots(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     bots = tmp_path / "bots.toml"
     bots.write_text('# three bots\n[bots]\nquick = "random(seed=1)"\n'
@@ -232,7 +234,7 @@ def test_a_bots_file_names_the_bots(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["directory", "missing-dir", "not-sqlite", "foreign"])
-def test_a_bad_store_path_is_refused_before_any_game(tmp_path, kind):
+def test_a_bad_store_path_is_refused_before_any_game(tmp_path: Path, kind: str) -> None:
     import sqlite3
 
     if kind == "directory":
@@ -257,7 +259,7 @@ def test_a_bad_store_path_is_refused_before_any_game(tmp_path, kind):
         assert db.read_text() == "hello\n" * 200
 
 
-def test_a_name_already_standing_for_another_spec_is_refused(tmp_path):
+def test_a_name_already_standing_for_another_spec_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     ok = cli("tournament", "run", "--db", db, "-p", 2, "-b", "a=random", "-b", f"b={BOTS}first",
              "--deals", 1, "--workers", 1, "--no-progress")
