@@ -30,6 +30,7 @@ from engine.mount_tai.checks cimport (
     town_target_exists, any_effect_possible,
 )
 from engine.mount_tai.legal cimport mt_legal, legal_tidy, legal_cultivate, legal_water
+from engine.mount_tai.knowledge cimport mt_move_prior, mt_evaluate
 
 cdef extern from *:
     """
@@ -1181,6 +1182,9 @@ _GAMEDEF.is_terminal = _is_terminal
 _GAMEDEF.returns = _returns
 _GAMEDEF.scores = _scores
 _GAMEDEF.ranks = _ranks
+_GAMEDEF.move_prior = mt_move_prior
+_GAMEDEF.evaluate = mt_evaluate
+_GAMEDEF.score_scale = 10.0        # a typical winning margin in reputation
 
 
 cdef const GameDef* mt_gamedef() noexcept nogil:
