@@ -8,7 +8,6 @@ once (still without losing a stored game: each one is its own transaction).
 """
 from __future__ import annotations
 
-import resource
 import signal
 import sys
 import threading
@@ -17,6 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from tqdm import tqdm
+
+try:
+    import resource
+except ImportError:  # not POSIX
+    resource = None  # type: ignore[assignment]
 
 from ladder.backends import Backend, BackendError, GameFailure
 from ladder.schedule import GameTask, TournamentSpec, check, plan
@@ -214,6 +218,8 @@ def _store(store: Store, outcome: GameOutcome, report: RunReport, standings: Sta
 
 def _cpu() -> float:
     """Processor time of this process so far (user + system)."""
+    if resource is None:
+        return time.process_time()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 

@@ -44,8 +44,9 @@ def show(
     """The ladder of each game and player count, best conservative rating first.
 
     Columns: rank, bot, mu, sigma, mu - 3 sigma (the conservative rating it is ordered by),
-    games, wins, win rate, mean finishing place with its standard error, and errors (games
-    lost by a fault)."""
+    games, wins, win rate, mean finishing place with its standard error, errors (games lost
+    by a fault) and mean score. One-player pools are not rated; they are ordered by mean
+    score."""
     from ladder.ratings import ladder
 
     store = open_store(db)

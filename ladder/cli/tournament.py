@@ -42,7 +42,7 @@ BotOpt = Annotated[
 ]
 BotsFileOpt = Annotated[
     Optional[Path],
-    typer.Option("--bots-file", "-f", help="a TOML file with a [bots] table of name = \"spec\" "
+    typer.Option("--bots-file", "-f", help="a TOML file with a \\[bots] table of name = \"spec\" "
                  "lines (may be combined with --bot)"),
 ]
 WorkersOpt = Annotated[
@@ -57,7 +57,8 @@ BackendOpt = Annotated[
 AddressOpt = Annotated[
     Optional[str],
     typer.Option("--address", help="the Ray cluster to use with --backend ray (e.g. "
-                 "ray://head:10001 or auto; default: start a local Ray instance)"),
+                 "ray://head:10001 or auto; default: start a local Ray instance); its nodes "
+                 "need tianti and any python: bot module installed"),
 ]
 ProgressOpt = Annotated[
     bool, typer.Option("--progress/--no-progress", help="show the progress bar (on stderr)")
