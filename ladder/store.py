@@ -245,25 +245,17 @@ class Store:
             raise StoreError(f"cannot read the store {p}: permission denied")
 
     def _init_schema(self) -> None:
+        """Check that the file is a tianti store (or empty), then switch it to WAL and create
+        whatever tables are missing. Nothing is written to a file that is not ours."""
         c = self.conn
+        if self._check_format() == SCHEMA_VERSION:
+            c.execute("PRAGMA synchronous = NORMAL")
+            return  # the usual case: an up-to-date store, opened without taking the write lock
         c.execute("PRAGMA journal_mode = WAL")
         c.execute("PRAGMA synchronous = NORMAL")
         c.execute("BEGIN IMMEDIATE")
         try:
-            tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if tables and "meta" not in tables:
-                raise StoreError(
-                    f"{self.path} is an SQLite database but not a tianti store (it has tables "
-                    f"{', '.join(sorted(tables)[:5])}); give another --db")
-            if "meta" in tables:
-                meta = dict(c.execute("SELECT key, value FROM meta").fetchall())
-                if meta.get("format") != FORMAT:
-                    raise StoreError(f"{self.path} is not a tianti store (format {meta.get('format')!r})")
-                version = int(meta.get("schema_version", "0"))
-                if version > SCHEMA_VERSION:
-                    raise StoreError(
-                        f"{self.path} has store schema {version}, newer than this tianti's "
-                        f"{SCHEMA_VERSION}: upgrade tianti")
+            self._check_format()  # again, under the lock: another process may have made it
             for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                 c.execute(statement)
             c.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
@@ -273,6 +265,27 @@ class Store:
         except BaseException:
             c.execute("ROLLBACK")
             raise
+
+    def _check_format(self) -> int | None:
+        """The store's schema version (None for an empty file); StoreError for another kind of
+        SQLite database or a newer schema."""
+        c = self.conn
+        tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return None
+        if "meta" not in tables:
+            raise StoreError(
+                f"{self.path} is an SQLite database but not a tianti store (it has tables "
+                f"{', '.join(sorted(tables)[:5])}); give another --db")
+        meta = dict(c.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("format") != FORMAT:
+            raise StoreError(f"{self.path} is not a tianti store (format {meta.get('format')!r})")
+        version = int(meta.get("schema_version", "0"))
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has store schema {version}, newer than this tianti's "
+                f"{SCHEMA_VERSION}: upgrade tianti")
+        return version
 
     def close(self) -> None:
         self.conn.close()

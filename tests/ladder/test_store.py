@@ -61,8 +61,10 @@ def test_bad_paths_are_clear_errors(tmp_path: Path) -> None:
     conn.execute("CREATE TABLE customers (id INTEGER)")
     conn.commit()
     conn.close()
+    before = other.read_bytes()
     with pytest.raises(StoreError, match="not a tianti store"):
         Store(other)
+    assert other.read_bytes() == before  # not even switched to WAL
 
 
 def test_unknown_run_lists_the_known_ones(tmp_path: Path) -> None:
