@@ -112,7 +112,12 @@ def _update_batch(store: Store) -> int:
             bots = [s[3] for s in seats]
             before = [pool[b][0] if b in pool else ENV.create_rating() for b in bots]
             after = rate_match(ENV, before, [s[4] for s in seats])
-            for b, r in zip(bots, after):
+            for b in dict.fromkeys(bots):
+                # a bot in several seats (a person's game against two copies of one bot): each
+                # copy was rated from the same prior; the bot keeps their mean
+                copies = [r for other, r in zip(bots, after) if other == b]
+                r = ENV.create_rating(sum(c.mu for c in copies) / len(copies),
+                                      sum(c.sigma for c in copies) / len(copies))
                 pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
                 history.append((game_id, b, r.mu, r.sigma))
         c.executemany("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?)", history)
@@ -212,7 +217,7 @@ def head_to_head(store: Store, game: str, players: int, order: list[str] | None 
     """The head-to-head table of a pool (bots in `order`, else by name)."""
     rows = store.conn.execute(
         "SELECT a.bot, b.bot, SUM(a.rank < b.rank), SUM(a.rank > b.rank), SUM(a.rank = b.rank)"
-        " FROM seats a JOIN seats b ON a.game_id = b.game_id AND a.seat != b.seat"
+        " FROM seats a JOIN seats b ON a.game_id = b.game_id AND a.bot != b.bot"
         " JOIN games g ON g.id = a.game_id WHERE g.game = ? AND g.players = ?"
         " GROUP BY a.bot, b.bot", (game, players)).fetchall()
     above, below, level = {}, {}, {}

@@ -1,14 +1,18 @@
 """Ratings: what the ladder says agrees with TrueSkill itself and with the games played."""
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 import trueskill
 
+import engine
 from ladder.ratings import head_to_head, ladder, recompute
+from ladder.schedule import TournamentSpec
 from ladder.store import Store, StoredGame
+from ladder.worker import GameOutcome, SeatOutcome
 from tests.ladder.helpers import cli, games
 
 
@@ -88,3 +92,30 @@ def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path
     assert [r.mean_score for r in pool.rows] == sorted(scores.values(), reverse=True)
     shown = cli("ladder", "show", "--db", db)
     assert shown.exit_code == 0 and "not rated" in shown.output
+
+
+def test_a_bot_in_two_seats_of_a_game_is_rated_once_from_both_copies(tmp_path: Path) -> None:
+    """As when a person plays two copies of one bot: each copy is rated from the same prior and
+    the bot keeps the mean; head to head counts only different bots."""
+    game = engine.load_game("dragon", players=3)
+    spec = TournamentSpec("dragon", game.options, (("human", "human"), ("bot", "bot")), deals=1)
+    with Store(tmp_path / "s.db") as store:
+        run = store.create_run(spec, planned=1)
+        seats = [SeatOutcome(seat=i, bot=b, spec=b, score=10 - i, rank=i, game_rank=i, fault=None,
+                             moves=1, think_seconds=0.0, max_move_seconds=0.0)
+                 for i, b in enumerate(["bot", "human", "bot"])]
+        store.save_game(GameOutcome(run_id=run, deal=0, seating=0, game="dragon",
+                                    options_json=json.dumps(game.options), seed=1,
+                                    resample_seed=0, actions_json="[]", move_times_json="[]",
+                                    seats=seats, duration=0.0))
+        (pool,) = ladder(store)
+        h2h = head_to_head(store, "dragon", 3)
+    env = trueskill.TrueSkill()
+    first, second, third = env.rate([(env.create_rating(),)] * 3, ranks=[0, 1, 2])
+    rows = {r.bot: r for r in pool.rows}
+    assert rows["bot"].mu == pytest.approx((first[0].mu + third[0].mu) / 2)
+    assert rows["bot"].sigma == pytest.approx((first[0].sigma + third[0].sigma) / 2)
+    assert rows["human"].mu == pytest.approx(second[0].mu)
+    assert rows["bot"].games == 2 and rows["human"].games == 1
+    assert h2h.above[("human", "bot")] == 1 and h2h.below[("human", "bot")] == 1
+    assert ("bot", "bot") not in h2h.above
