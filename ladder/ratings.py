@@ -6,6 +6,9 @@ decide ties before that, so equal positions come from faults). Games are rated i
 they were stored (`games.id`), pool by pool; a pool is a game name and a player count, since a
 4-player rating says little about 2-player strength.
 
+A bot that sits in several seats of one game (a person's game against two copies of a bot)
+is rated as that many players from the same prior and keeps their mean.
+
 One-player games (solo play) have nobody to be ranked against: they are not rated, and their
 ladder orders the bots by mean score instead.
 
