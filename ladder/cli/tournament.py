@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from enum import Enum
 from pathlib import Path
@@ -188,7 +189,7 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool, json_out:
     from ladder.runner import play_run
 
     report = play_run(store, run_id, backend, progress=progress)
-    db_arg = f" --db {store.path}"
+    db_arg = f" --db {shlex.quote(str(store.path.resolve()))}"
     if json_out:
         typer.echo(json.dumps(report.to_dict()))
     else:
