@@ -21,7 +21,7 @@ test: build
 	$(PY) -m pytest
 
 play: build
-	$(VENV)/bin/tianti watch dragon --players 4
+	$(VENV)/bin/tianti play dragon
 
 bench: build
 	$(PY) -m pytest benchmarks --benchmark-only
