@@ -32,6 +32,7 @@ cdef extern from *:
 cdef const MTTables* T = mt_tables()
 
 cdef double NEG = -1e30     # "impossible"
+cdef int CASH = 3           # money a player wants at hand (see W_CASH)
 
 # ---------------------------------------------------------------------------------------------
 # Weights (reputation points unless said otherwise). `_set_weights` changes them for tuning.
@@ -39,8 +40,11 @@ cdef double NEG = -1e30     # "impossible"
 cdef enum:
     W_TEMP = 0          # prior: softmax temperature
     W_EVAL_TEMP         # evaluation: reputation difference making a seat e times likelier to win
-    W_SOLO_TEMP         # solo evaluation: logistic scale around the goal
+    W_EVAL_EARLY        # ... growing by this share of itself per game still to play (R / 16)
+    W_SOLO_TEMP         # solo evaluation: logistic scale around the goal (grows as eval_temp)
+    W_FUTURE            # solo: reputation still to come from future decisions, per R^2
     W_MONEY             # a money while there is time to use it
+    W_CASH              # more for each of the first CASH money (what most actions need at once)
     W_PAIR              # a grain with a wine beside it (half a celebration's worth of each)
     W_SPARE_GRAIN       # a grain beyond the wine (it can still be brewed)
     W_SPARE_WINE        # a wine beyond the grain
@@ -61,11 +65,11 @@ cdef enum:
     W_ORDER_LATER       # chance a player still to decide goes before, if it can
     N_W
 
-_W_NAMES = ("temp", "eval_temp", "solo_temp", "money", "pair", "spare_grain", "spare_wine",
+_W_NAMES = ("temp", "eval_temp", "eval_early", "solo_temp", "future", "money", "cash", "pair", "spare_grain", "spare_wine",
             "horizon_m", "horizon_g", "settle", "settle_share", "near_partial", "far_partial",
             "far_res", "pot1", "pot2", "climb", "sacrifices", "celebrations", "deny", "tidy",
             "order_later")
-_W_DEFAULTS = (1.0, 6.0, 8.0, 0.8, 1.8, 0.7, 0.25,
+_W_DEFAULTS = (1.0, 6.0, 1.0, 6.0, 0.2, 0.8, 0.4, 1.8, 0.7, 0.25,
                6.0, 5.0, 1.0, 0.6, 0.5, 0.6,
                0.3, 0.3, 0.6, 0.5, 0.6, 0.6, 0.5, 0.5,
                0.6)
@@ -564,6 +568,7 @@ cdef double value(const Ctx* c, const Hold* h) noexcept nogil:
     """The projection of the seat's final reputation with holdings `h`."""
     cdef double v = h.rep, t, farm, town, dry, wet
     v += h.money * c.vm + feast(c, h)
+    v += W[W_CASH] * (h.money if h.money < CASH else CASH) * clamp01((c.R - 1) / 4.0)
     # Yields to come.
     v += h.farms * c.farm_u + h.towns * c.town_u
     if h_building(h, B_WORKS):
@@ -1416,16 +1421,26 @@ cdef void mt_evaluate(const void* vs, double* out) noexcept nogil:
     cdef const MTState* s = <const MTState*>vs
     cdef int i, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
-    cdef double best = NEG, total = 0.0
+    cdef double best = NEG, total = 0.0, temp
+    cdef Ctx c
+    cdef Hold h
+    # The further the end, the less the projection says.
+    ctx_of(s, 0, &c)
     if s.opt.solo:
-        out[0] = 1.0 / (1.0 + exp(-(mt_projection(vs, 0) - solo_goal(s)) / W[W_SOLO_TEMP]))
+        # What later decisions add (the projection values holdings only), then the chance of
+        # reaching the goal.
+        hold_of(s, 0, &h)
+        temp = W[W_SOLO_TEMP] * (1.0 + W[W_EVAL_EARLY] * c.R / <double>N_ROUNDS)
+        est[0] = value(&c, &h) + W[W_FUTURE] * c.R * c.R - solo_goal(s)
+        out[0] = 1.0 / (1.0 + exp(-est[0] / temp))
         return
     for i in range(n):
         est[i] = mt_projection(vs, i)
         if est[i] > best:
             best = est[i]
+    temp = W[W_EVAL_TEMP] * (1.0 + W[W_EVAL_EARLY] * c.R / <double>N_ROUNDS)
     for i in range(n):
-        est[i] = exp((est[i] - best) / W[W_EVAL_TEMP])
+        est[i] = exp((est[i] - best) / temp)
         total += est[i]
     for i in range(n):
         out[i] = est[i] / total
