@@ -206,17 +206,15 @@ class LocalBackend:
             busy = worker.slot.in_move_since()
             if busy is None:
                 continue
-            serial, started = busy
-            task = worker.assigned.get(serial)
-            if task is None or not task.move_timeout:
+            serial, started, limit = busy
+            if limit is None or serial not in worker.assigned:
                 continue
-            limit = task.move_timeout + self._grace(task.move_timeout)
-            if now - started > limit:
+            if now - started > limit + self._grace(limit):
                 worker.process.kill()
                 worker.process.join(5)
                 self._bury(worker, pending, retries,
-                           f"no answer within the move time limit of {task.move_timeout:g} s; the "
-                           f"bot ignored the interrupt and its worker process was killed after "
+                           f"no answer within the time limit of {limit:g} s; the bot ignored "
+                           f"the interrupt and its worker process was killed after "
                            f"{now - started:.1f} s", "timeout")
 
     def _bury(self, worker: _Worker, pending: deque[GameTask],

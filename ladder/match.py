@@ -20,6 +20,8 @@ from ai.bots import Bot, make_bot
 
 # How much of an error message or traceback a fault keeps.
 _MESSAGE_LIMIT = 2000
+# The least time a bot may take to be made (see Referee.setup_limit).
+SETUP_SECONDS = 60.0
 
 
 class MoveTimeout(BaseException):
@@ -80,8 +82,9 @@ class Heartbeat(Protocol):
     """Where the referee reports what is going on, so that a watchdog (a thread, or the process
     that started this one) can interrupt or kill a bot that does not come back."""
 
-    def begin(self, seat: int, index: int) -> None:
-        """A call into `seat`'s bot starts, during decision `index`."""
+    def begin(self, seat: int, index: int, limit: float | None) -> None:
+        """A call into `seat`'s bot starts, during decision `index`; it may take `limit`
+        seconds (None: no limit)."""
 
     def end(self) -> None:
         """That call has returned (or raised)."""
@@ -96,7 +99,7 @@ class Heartbeat(Protocol):
 class NullHeartbeat:
     """A heartbeat nobody listens to."""
 
-    def begin(self, seat: int, index: int) -> None:
+    def begin(self, seat: int, index: int, limit: float | None) -> None:
         pass
 
     def end(self) -> None:
@@ -155,11 +158,15 @@ class Referee:
         self._faulted = self._faulted | {fault.seat}
         self.heartbeat.faulted(self.faults)
 
-    def call(self, seat: int, index: int, fn: Callable[..., Any], *args: Any) -> tuple[Any, float, Fault | None]:
-        """Call a bot's method; returns (value, seconds, fault or None)."""
+    def call(self, seat: int, index: int, fn: Callable[..., Any], *args: Any,
+             limit: float | None | str = "move") -> tuple[Any, float, Fault | None]:
+        """Call a bot's method; returns (value, seconds, fault or None). The call may take
+        `limit` seconds: by default the move time limit; making a bot gets `setup_limit()`."""
+        limit = self.move_timeout if limit == "move" else limit
+        what = "the move time limit" if limit == self.move_timeout else "the time limit"
         hb = self.heartbeat
         start = time.perf_counter()
-        hb.begin(seat, index)
+        hb.begin(seat, index, limit)
         try:
             value = fn(*args)
             hb.end()  # inside the try: an alarm arriving just now still counts as a timeout
@@ -168,19 +175,24 @@ class Referee:
             seconds = time.perf_counter() - start
             return None, seconds, Fault(
                 seat, index, "timeout",
-                f"no answer within the move time limit of {self.move_timeout:g} s "
-                f"(interrupted after {seconds:.3f} s)")
+                f"no answer within {what} of {limit:g} s (interrupted after {seconds:.3f} s)")
         except BaseException as e:  # a bot's SystemExit or KeyboardInterrupt loses it the game too
             hb.end()
             seconds = time.perf_counter() - start
             return None, seconds, Fault(seat, index, "error", _describe_exception(e))
         seconds = time.perf_counter() - start
-        if self.move_timeout is not None and seconds > self.move_timeout:
+        if limit is not None and seconds > limit:
             return None, seconds, Fault(
                 seat, index, "timeout",
-                f"answered after {seconds:.3f} s, past the move time limit of "
-                f"{self.move_timeout:g} s")
+                f"answered after {seconds:.3f} s, past {what} of {limit:g} s")
         return value, seconds, None
+
+    def setup_limit(self) -> float | None:
+        """How long making a bot may take: its first imports and tables are not a move, so
+        at least a minute (no limit when moves have none)."""
+        if self.move_timeout is None:
+            return None
+        return max(SETUP_SECONDS, self.move_timeout)
 
 
 def _describe_exception(e: BaseException) -> str:

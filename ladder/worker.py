@@ -108,15 +108,15 @@ class LocalHeartbeat:
         self.started = 0.0
         self.serial = 0
         self.expired = -1
-        self.timeout: float | None = None
+        self.limit: float | None = None  # of the call in progress
 
     def start_task(self, task: GameTask) -> None:
-        self.timeout = task.move_timeout
         self.in_move = False
 
-    def begin(self, seat: int, index: int) -> None:
+    def begin(self, seat: int, index: int, limit: float | None) -> None:
         self.seat = seat
         self.index = index
+        self.limit = limit
         self.started = time.monotonic()
         self.serial += 1
         self.in_move = True
@@ -136,8 +136,8 @@ class WorkerSlot:
     actions and move times played so far in the current game, and its faults as JSON."""
 
     # header fields
-    TASK, IN_MOVE, SEAT, INDEX, STARTED, N_ACTIONS, SERIAL, FAULTS_LEN = range(8)
-    HEADER = 8
+    TASK, IN_MOVE, SEAT, INDEX, STARTED, N_ACTIONS, SERIAL, FAULTS_LEN, LIMIT = range(9)
+    HEADER = 9
 
     def __init__(self, ctx: Any) -> None:
         self.header = ctx.RawArray(ctypes.c_double, self.HEADER)
@@ -164,11 +164,12 @@ class WorkerSlot:
             "times": list(self.times[:min(n, HEARTBEAT_CAPACITY)]), "faults": faults,
         }
 
-    def in_move_since(self) -> tuple[int, float] | None:
-        """(task serial, start time) of the bot call in progress, or None."""
+    def in_move_since(self) -> tuple[int, float, float | None] | None:
+        """(task serial, start time, time limit) of the bot call in progress, or None."""
         h = self.header
         if h[self.IN_MOVE] > 0:
-            return int(h[self.TASK]), h[self.STARTED]
+            limit = h[self.LIMIT]
+            return int(h[self.TASK]), h[self.STARTED], limit if limit > 0 else None
         return None
 
 
@@ -182,7 +183,6 @@ class SharedHeartbeat:
         self._a = memoryview(slot.actions).cast("B").cast("q")
         self._t = memoryview(slot.times).cast("B").cast("d")
         self.expired = -1
-        self.timeout: float | None = None
 
     @property
     def in_move(self) -> bool:
@@ -196,22 +196,27 @@ class SharedHeartbeat:
     def serial(self) -> int:
         return int(self._h[WorkerSlot.SERIAL])
 
+    @property
+    def limit(self) -> float | None:
+        limit = self._h[WorkerSlot.LIMIT]
+        return limit if limit > 0 else None
+
     def start_task(self, serial: int, task: GameTask) -> None:
         h = self._h
         h[WorkerSlot.IN_MOVE] = 0.0
         h[WorkerSlot.N_ACTIONS] = 0.0
         h[WorkerSlot.FAULTS_LEN] = 0.0
-        self.timeout = task.move_timeout
         for i, (a, t) in enumerate(zip(task.prefix_actions, task.prefix_times)):
             self.applied(i, a, t)
         if task.prefix_faults:
             self._write_faults(list(task.prefix_faults))
         h[WorkerSlot.TASK] = float(serial)
 
-    def begin(self, seat: int, index: int) -> None:
+    def begin(self, seat: int, index: int, limit: float | None) -> None:
         h = self._h
         h[WorkerSlot.SEAT] = seat
         h[WorkerSlot.INDEX] = index
+        h[WorkerSlot.LIMIT] = limit or 0.0
         h[WorkerSlot.STARTED] = time.monotonic()
         h[WorkerSlot.SERIAL] += 1.0
         h[WorkerSlot.IN_MOVE] = 1.0
@@ -252,16 +257,16 @@ def _watch(main_thread_id: int) -> None:
     """The watchdog thread: interrupts the main thread when a bot's call runs past the limit."""
     while True:
         hb = _watched
-        timeout = hb.timeout if hb is not None else None
-        if not timeout:
-            time.sleep(0.2)
+        limit = hb.limit if hb is not None and hb.in_move else None
+        if not limit:
+            time.sleep(0.02)
             continue
-        time.sleep(min(0.05, timeout / 10))
+        time.sleep(min(0.05, limit / 10))
         serial = hb.serial
         if not hb.in_move or hb.expired == serial:
             continue
         started = hb.started
-        if time.monotonic() - started > timeout and hb.serial == serial:
+        if time.monotonic() - started > limit and hb.serial == serial:
             hb.expired = serial
             signal.pthread_kill(main_thread_id, signal.SIGALRM)
 
@@ -325,7 +330,8 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
             bots.append(None)  # play_game seats the fallback bot there
             continue
         overrides = _seed_override(spec, task.seed, name)
-        bot, _, fault = referee.call(seat, -1, lambda: make_bot(spec, **overrides))
+        bot, _, fault = referee.call(seat, -1, lambda: make_bot(spec, **overrides),
+                                     limit=referee.setup_limit())
         if fault is not None:
             fault.message = "the bot could not be made: " + fault.message
             referee.add_fault(fault)

@@ -61,14 +61,9 @@ def test_a_bot_failing_when_informed_of_moves_is_faulted() -> None:
 
 
 def test_a_spinning_bot_is_interrupted_at_the_time_limit() -> None:
-    hb = _process_heartbeat()
-    hb.timeout = 0.3
-    try:
-        result = play_game(_state(), [bad_bots.Spins(1), make_bot("random(seed=1)"),
-                                      bad_bots.First()],
-                           referee=Referee(move_timeout=0.3, heartbeat=hb))
-    finally:
-        hb.timeout = None
+    result = play_game(_state(), [bad_bots.Spins(1), make_bot("random(seed=1)"),
+                                  bad_bots.First()],
+                       referee=Referee(move_timeout=0.3, heartbeat=_process_heartbeat()))
     assert [(f.seat, f.kind) for f in result.faults] == [(0, "timeout")]
     assert "move time limit of 0.3 s" in result.faults[0].message
     assert result.ranks[0] == 2
@@ -112,3 +107,14 @@ def test_forfeit_ranks_put_faulted_seats_last_and_keep_the_others_order() -> Non
     assert forfeit_ranks([2, 0, 3, 1], {1, 3}) == [0, 2, 1, 2]
     assert forfeit_ranks([0, 0, 2], set()) == [0, 0, 2]
     assert Fault.from_dict(Fault(1, 5, "error", "x").to_dict()) == Fault(1, 5, "error", "x")
+
+
+def test_making_a_bot_is_not_held_to_the_move_time_limit() -> None:
+    slow_start = Referee(move_timeout=0.01)
+    value, seconds, fault = slow_start.call(0, -1, lambda: bad_bots.Slow(ms=30).step(_state()),
+                                            limit=slow_start.setup_limit())
+    assert fault is None and seconds > 0.01
+    assert slow_start.setup_limit() == 60.0 and Referee().setup_limit() is None
+    _, _, fault = slow_start.call(0, 3, lambda: bad_bots.Slow(ms=30).step(_state()))
+    assert fault is not None and fault.kind == "timeout"
+    assert "past the move time limit of 0.01 s" in fault.message
