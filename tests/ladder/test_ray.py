@@ -25,7 +25,7 @@ def test_ray_backend_plays_the_same_games_as_the_local_backend(tmp_path: Path) -
     included (the move watchdog works inside Ray's workers too)."""
     common = ["-p", 3, "-b", "search=ismcts(iterations=30)", "-b", "rand=random",
               "-b", f"raises={BOTS}raises(after=5)", "-b", f"hangs={BOTS}hangs(after=3)",
-              "--seatings", "rotations", "--deals", 1, "--seed", 21, "--move-timeout", 0.3,
+              "--seatings", "rotations", "--deals", 1, "--seed", 21, "--move-timeout", 1.5,
               "--workers", 2, "--no-progress"]
     local = cli("tournament", "run", "--db", tmp_path / "local.db", *common)
     assert local.exit_code == 0, local.output

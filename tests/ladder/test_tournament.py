@@ -43,7 +43,7 @@ def test_bots_that_raise_hang_or_play_illegally_lose_with_the_error_recorded(tmp
     result = cli("tournament", "run", "--db", db, "-p", 4, "-b", "rand=random",
                  "-b", f"raises={BOTS}raises(after=2)", "-b", f"hangs={BOTS}hangs(after=2)",
                  "-b", f"illegal={BOTS}illegal(after=2)", "--seatings", "rotations",
-                 "--deals", 1, "--move-timeout", 0.3, "--seed", 3, "--workers", 2,
+                 "--deals", 1, "--move-timeout", 1.0, "--seed", 3, "--workers", 2,
                  "--no-progress")
     assert result.exit_code == 0, result.output
     assert "run 1 finished: 4 of 4 games stored" in result.output
@@ -51,7 +51,7 @@ def test_bots_that_raise_hang_or_play_illegally_lose_with_the_error_recorded(tmp
     stored = games(db)
     assert len(stored) == 4
     expected = {"raises": ("error", "RuntimeError: this bot always fails here"),
-                "hangs": ("timeout", "move time limit of 0.3 s"),
+                "hangs": ("timeout", "move time limit of 1 s"),
                 "illegal": ("illegal", "is not legal for player")}
     for g in stored:
         by_bot = {s["bot"]: s for s in g.seats}
