@@ -10,12 +10,12 @@ $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "setuptools>=68" wheel "Cython>=3.0"
-	$(PY) -m pip install --quiet --no-build-isolation -e '.[test,openspiel,ray,plot]'
+	TIANTI_SKIP_EXTENSIONS=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[test,openspiel,ray,plot]'
 	touch $(STAMP)
 
-# Rebuilds only the extensions whose sources changed.
+# Builds the extensions in place (only those whose sources changed).
 build: $(STAMP)
-	$(PY) setup.py --quiet build_ext --inplace
+	$(PY) setup.py --quiet build_ext --inplace --parallel 2
 
 test: build
 	$(PY) -m pytest

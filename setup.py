@@ -3,7 +3,8 @@
 Every ``.pyx`` under the top-level packages becomes an extension named after its path
 (``engine/dragon/rules.pyx`` -> ``engine.dragon.rules``). Set ``TIANTI_ANNOTATE=1`` to write
 ``cython -a`` HTML next to each source, and ``TIANTI_ONLY=engine/mount_tai,engine/core`` to build
-only the extensions under those folders.
+only the extensions under those folders. ``TIANTI_SKIP_EXTENSIONS=1`` builds none: the Makefile
+installs the project that way (editable) and then builds the extensions once, in place.
 """
 from __future__ import annotations
 
@@ -46,12 +47,15 @@ def extensions() -> list[Extension]:
     return exts
 
 
-setup(
-    ext_modules=cythonize(
-        extensions(),
-        compiler_directives=DIRECTIVES,
-        include_path=[str(ROOT)],
-        annotate=os.environ.get("TIANTI_ANNOTATE") == "1",
-        nthreads=int(os.environ.get("TIANTI_BUILD_JOBS", "2")),
-    ),
-)
+if os.environ.get("TIANTI_SKIP_EXTENSIONS") == "1":
+    setup(ext_modules=[])
+else:
+    setup(
+        ext_modules=cythonize(
+            extensions(),
+            compiler_directives=DIRECTIVES,
+            include_path=[str(ROOT)],
+            annotate=os.environ.get("TIANTI_ANNOTATE") == "1",
+            nthreads=int(os.environ.get("TIANTI_BUILD_JOBS", "2")),
+        ),
+    )
