@@ -49,6 +49,24 @@ def farmland_next_to_water():
     return s, {act("reclaim", cell(0, 1))}
 
 
+def town_away_from_water():
+    """Two settlements, one next to water: the town goes on the dry one (the other can become
+    farmland for free)."""
+    s = position(2, money=3, cells={(0, 0): "town", (0, 1): "settlement", (1, 0): "settlement"})
+    s._debug_set_board(water={(0, cell(0, 2))})
+    use_tile(s, 0, 12)
+    s.apply_action(effect("building a town"))
+    return s, {act("town", cell(1, 0))}
+
+
+def keep_the_money_for_he_yi():
+    """Spring's tile 赫矣 pays 5 for 5 money, exactly what is held: don't spend it on a
+    cultivation now."""
+    s = position(1, praises={(0, 0): "赫矣"}, money=5, cells={(0, 0): "town"})
+    use_tile(s, 0, 1)
+    return s, {act("pass")}
+
+
 def event_with_the_season_bonus():
     """Spring's bonus is money and its tile 赫矣 asks for 5 money; with 2 money the yellow +2 money
     event makes 5 with the bonus, the green +2 grain event nothing."""
@@ -146,6 +164,8 @@ def brewer_to_level_3_at_the_end():
 
 POSITIONS: dict[str, Callable] = {
     "cheap farmland next to water": farmland_next_to_water,
+    "a town away from water": town_away_from_water,
+    "keep the money for 赫矣": keep_the_money_for_he_yi,
     "the event with the season bonus": event_with_the_season_bonus,
     "a level 2 talent for 特矣": level_2_talent_for_te_yi,
     "celebrate to reach the solo goal": celebration_reaches_the_solo_goal,
