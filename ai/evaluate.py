@@ -22,6 +22,7 @@ class MatchResult:
     wins: float  # A's wins (a tie for first counts as a shared win)
     mean_rank: float
     seconds_per_move: float
+    mean_score: float = 0.0  # A's mean final score (points, reputation)
 
     @property
     def win_rate(self) -> float:
@@ -43,7 +44,8 @@ class MatchResult:
                 f"(95% CI {lo:.1%}-{hi:.1%}), mean rank {self.mean_rank:.2f}")
 
 
-def _play(job: tuple[str, dict[str, Any], list[str], int, int]) -> tuple[float, int, float, int]:
+def _play(job: tuple[str, dict[str, Any], list[str], int, int]
+          ) -> tuple[float, int, float, int, float]:
     import time
 
     name, options, specs, seat_a, seed = job
@@ -66,7 +68,8 @@ def _play(job: tuple[str, dict[str, Any], list[str], int, int]) -> tuple[float, 
 
     bots[seat_a] = Timed()
     result = play_game(state, bots, resample_seed=seed)
-    return result.returns[seat_a], result.ranks[seat_a], timing["a"], timing["n"]
+    return (result.returns[seat_a], result.ranks[seat_a], timing["a"], timing["n"],
+            float(result.scores[seat_a]))
 
 
 def head_to_head(game: str, a: str, others: list[str], deals: int, options: dict | None = None,
@@ -87,4 +90,5 @@ def head_to_head(game: str, a: str, others: list[str], deals: int, options: dict
     wins = sum(r[0] for r in results)
     ranks = sum(r[1] for r in results) / len(results)
     secs = sum(r[2] for r in results) / max(1, sum(r[3] for r in results))
-    return MatchResult(len(results), wins, ranks, secs)
+    score = sum(r[4] for r in results) / len(results)
+    return MatchResult(len(results), wins, ranks, secs, score)

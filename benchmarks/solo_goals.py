@@ -1,0 +1,43 @@
+"""How often a bot reaches the solo goal of Mount Tai: the plain solo game and each game of the
+solo challenge, the yardstick the rulebook prints (reputation goals from 80 to 90).
+
+    .venv/bin/python benchmarks/solo_goals.py --bot "strong(iterations=10000)" --games 20
+
+Each row: the game, games played, goals reached with a 95% Wilson interval, the mean final
+reputation and the bot's time per move. Game k of the challenge is played without a carried
+bonus unless `--bonus` is given (the bonus is then chosen at setup by the bot).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from ai.evaluate import head_to_head
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--bot", default="strong(iterations=10000)")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", nargs="*", type=int, help="challenge games (0: plain solo)")
+    args = ap.parse_args()
+    print("| game | games | goal reached | 95% interval | mean reputation | time per move "
+          "| minutes |")
+    print("|---|---|---|---|---|---|---|")
+    for k in args.only if args.only is not None else range(9):
+        options: dict[str, Any] = {"solo": True} if k == 0 else {"challenge": k}
+        start = time.time()
+        r = head_to_head("mount-tai", args.bot, [], args.games, options=options,
+                         workers=args.workers, seed=3)
+        lo, hi = r.interval()
+        name = "solo" if k == 0 else f"challenge {k}"
+        print(f"| {name} | {r.games} | {r.wins:g} ({r.win_rate:.0%}) | {lo:.0%}-{hi:.0%} | "
+              f"{r.mean_score:.1f} | "
+              f"{r.seconds_per_move * 1000:.0f} ms | {(time.time() - start) / 60:.1f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
