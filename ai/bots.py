@@ -89,7 +89,7 @@ STRONG: dict[str, dict[str, Any]] = {
                 "epsilon": 0.2, "reward": "win"},
     "dragon": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
                "epsilon": 0.2, "reward": "win"},
-    "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "random",
+    "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
                   "cutoff": 6, "reward": "win"},
 }
 
