@@ -26,6 +26,10 @@ def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
                             "determinizations=10,seed=1)"]),
         "ismcts-pimc-random-playouts-2p": (f"ismcts(iterations={it // 2},seed=1)",
                                            [f"pimc(iterations={it // 2},determinizations=10,seed=1)"]),
+        "ismcts-pimc-cutoff-2p": (f"ismcts(iterations={it // 2},playout=random,cutoff=6,c=0.35,"
+                                  "seed=1)",
+                                  [f"pimc(iterations={it // 2},playout=random,cutoff=6,c=0.35,"
+                                   "determinizations=10,seed=1)"]),
         "heuristic-random-2p": ("heuristic", ["random"]),
     }
 
