@@ -176,8 +176,27 @@ _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
     "ismcts": (_search_factory("ismcts"), _SEARCH_OPTIONS),
     "mo-ismcts": (_search_factory("mo-ismcts"), _SEARCH_OPTIONS),
     "pimc": (_search_factory("pimc"), _PIMC_OPTIONS),
-    "strong": (strong_bot, dict(_PIMC_OPTIONS, mode=(str, "ismcts", "search mode: ismcts, mo-ismcts or pimc"))),
+    "strong": (strong_bot, {}),  # options: _strong_options() below
 }
+
+
+def _strong_options() -> dict[str, tuple[type, Any, str]]:
+    """The search options, each overriding the game's tuned value; the listing shows the tuned
+    values per game instead of one default."""
+    games = [g for g in STRONG if g != "default"]
+    out: dict[str, tuple[type, Any, str]] = {}
+    for key, (kind, default, text) in dict(
+            _PIMC_OPTIONS, mode=(str, "ismcts", "search mode: ismcts, mo-ismcts or pimc")).items():
+        tuned = {g: STRONG[g].get(key, default) for g in games}
+        if any(v != default for v in tuned.values()):
+            per_game = ", ".join(f"{g} {v}" for g, v in tuned.items())
+            out[key] = (kind, None, f"{text} (tuned: {per_game})")
+        else:
+            out[key] = (kind, default, text)
+    return out
+
+
+_REGISTRY["strong"] = (strong_bot, _strong_options())
 
 
 def bot_names() -> list[str]:
