@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import wrap
 from engine.dragon import data
 
 Snapshot = dict[str, Any]
@@ -282,19 +283,6 @@ def _short_type(t: int) -> str:
     return ("old " if pt.old else "yg ") + name
 
 
-def _wrap(head: str, items: list[str], width: int = 80, sep: str = ", ") -> list[str]:
-    lines, cur = [], head
-    for item in items:
-        piece = item if cur == head else sep + item
-        if len(cur) + len(piece) > width and cur != head:
-            lines.append(cur)
-            cur = " " * len(head) + item
-        else:
-            cur += piece
-    lines.append(cur)
-    return lines
-
-
 def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
     """The board in at most about 30 lines of 80 columns, for play in a terminal."""
     month = snap["month"]
@@ -321,7 +309,7 @@ def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
             d = snap["group_dragons"][g]
             mark = f" ({d} dragon{'s' if d > 1 else ''})" if d else ""
             groups.append(f"{g + 1}: " + "+".join(_SHORT_CARD[c] for c in sorted(cards)) + mark)
-        lines.extend(_wrap("Groups:  ", groups, sep=" | "))
+        lines.extend(wrap("Groups:  ", groups, sep=" | "))
     order = [f"P{i}({snap['seats'][i]['track']})" for i in snap["track_order"]]
     lines.append("Track:   " + " > ".join(order))
     disp = []
@@ -331,7 +319,7 @@ def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
             disp.append(f"{name} {young}")
         else:
             disp.append(f"{name} {young}/{snap['display'][k + 6]}")
-    lines.extend(_wrap("Display: ", disp))
+    lines.extend(wrap("Display: ", disp))
     for i, seat in enumerate(snap["seats"]):
         who = "you" if i == viewer else "   "
         priv = f" priv {seat['privileges_small']}s{seat['privileges_large']}L" if (
@@ -343,9 +331,9 @@ def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
             persons = [_short_type(t) for t in pal["persons"]]
             persons += ["-"] * (pal["floors"] - len(persons))
             palaces.append(f"[{pal['floors']}] " + ", ".join(persons))
-        lines.extend(_wrap("   palaces ", [f"{p + 1}:{x}" for p, x in enumerate(palaces)] or ["none"],
+        lines.extend(wrap("   palaces ", [f"{p + 1}:{x}" for p, x in enumerate(palaces)] or ["none"],
                            sep=" | "))
         if i == viewer:
             cards = [_SHORT_KIND[k] for k in seat["hand"]] + ["?"] * seat["wildcards"]
-            lines.extend(_wrap("   cards   ", cards or ["none"]))
+            lines.extend(wrap("   cards   ", cards or ["none"]))
     return "\n".join(lines)

@@ -24,8 +24,13 @@ cdef int reclaim_cost(const MTState* s, int seat, int l) noexcept nogil
 cdef int recruit_cost(const MTPlayer* pl, int kind) noexcept nogil
 # Money to build `kind` (less 1 with the Architect's level 1, not below 0).
 cdef int build_cost(const MTPlayer* pl, int kind) noexcept nogil
-# The colour rule: whether the player may take a card of talent `kind` (one per colour, two red
-# with the Observatory; carried challenge cards do not count).
+# The colour rule over a hand of talent cards: whether a card of talent `kind` may join the `n`
+# cards `kinds` (one per colour, two red with the Observatory, at most MAX_TALENTS cards; a card
+# whose bit is set in `carried` is a challenge bonus and does not count). Shared by the rules and
+# by the search knowledge's projected holdings, so the rule lives in one place.
+cdef bint colour_room(const uint8_t* kinds, int n, int carried, bint observatory,
+                      int kind) noexcept nogil
+# The colour rule for a player: colour_room over the player's cards.
 cdef bint may_hold_talent(const MTPlayer* pl, int kind) noexcept nogil
 # Master Builder: `seat` (not the holder) with no reputation cannot build the marked kind.
 cdef bint builder_toll_blocks(const MTState* s, int seat, int kind) noexcept nogil

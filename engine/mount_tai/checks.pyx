@@ -49,16 +49,22 @@ cdef int build_cost(const MTPlayer* pl, int kind) noexcept nogil:
     return c if c > 0 else 0
 
 
+cdef bint colour_room(const uint8_t* kinds, int n, int carried, bint observatory,
+                      int kind) noexcept nogil:
+    cdef int i, colour = T.talent_colour[kind], held = 0, limit = 1
+    for i in range(n):
+        if T.talent_colour[kinds[i]] == colour and not ((carried >> i) & 1):
+            held += 1
+    if colour == 3 and observatory:
+        limit = T.max_red_observatory
+    return held < limit and n < MAX_TALENTS
+
+
 cdef bint may_hold_talent(const MTPlayer* pl, int kind) noexcept nogil:
     """The colour rule: one talent per colour (two red with the Observatory); carried challenge
     bonus cards do not count."""
-    cdef int i, colour = T.talent_colour[kind], held = 0, limit = 1
-    for i in range(pl.n_talents):
-        if T.talent_colour[pl.talent[i]] == colour and not ((pl.carried >> i) & 1):
-            held += 1
-    if colour == 3 and has_building(pl, B_OBSERVATORY):
-        limit = T.max_red_observatory
-    return held < limit and pl.n_talents < MAX_TALENTS
+    return colour_room(pl.talent, pl.n_talents, pl.carried,
+                       has_building(pl, B_OBSERVATORY), kind)
 
 
 cdef bint builder_toll_blocks(const MTState* s, int seat, int kind) noexcept nogil:

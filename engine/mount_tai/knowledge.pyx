@@ -19,7 +19,7 @@ from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.players cimport has_skill
 from engine.mount_tai.mountain cimport cell_height, next_to_water, can_cultivate
-from engine.mount_tai.checks cimport season_of, uncovered, builder_toll_blocks
+from engine.mount_tai.checks cimport season_of, uncovered, builder_toll_blocks, colour_room
 from engine.mount_tai.scoring cimport solo_goal
 from engine.mount_tai.solo cimport vp_event_choice
 
@@ -670,15 +670,9 @@ cdef void h_gain_talent(Hold* h, int kind, int level, bint carried) noexcept nog
         h.rep += T.firstborn_gift[RES_REP]
 
 
-cdef bint h_may_take(const Hold* h, int kind) noexcept nogil:
-    """The colour rule on holdings (as checks.may_hold_talent)."""
-    cdef int i, colour = T.talent_colour[kind], held = 0, limit = 1
-    for i in range(h.n_talents):
-        if T.talent_colour[h.kind[i]] == colour and not ((h.carried >> i) & 1):
-            held += 1
-    if colour == 3 and h_building(h, B_OBSERVATORY):
-        limit = T.max_red_observatory
-    return held < limit and h.n_talents < MAX_TALENTS
+cdef inline bint h_may_take(const Hold* h, int kind) noexcept nogil:
+    """The colour rule on projected holdings (the rules' own colour_room)."""
+    return colour_room(h.kind, h.n_talents, h.carried, h_building(h, B_OBSERVATORY), kind)
 
 
 cdef inline int h_recruit_cost(const Hold* h, int kind) noexcept nogil:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import wrap
 from engine.mount_tai import data
 
 Snapshot = dict[str, Any]
@@ -262,14 +263,20 @@ def _edict_lines(snap: Snapshot, i: int) -> list[str]:
     return lines
 
 
+def _round_facts(snap: Snapshot) -> tuple[str, int, int, str, str]:
+    """The season's name, the year, the round index (0-15), the event bonus and the season's
+    Eight Praises tile."""
+    season = data.SEASONS[snap["season"]]
+    year = snap["year"]
+    bonus = RES[snap["season_bonus"][snap["season"]]]
+    praise = data.PRAISES[snap["praises"][year - 1][snap["season"]]].name
+    return season, year, min(snap["round"], 15), bonus, praise
+
+
 def board_text(snap: Snapshot, summary: dict | None = None) -> str:
     """The whole visible board, one block per player."""
     n = snap["players"]
-    season = data.SEASONS[snap["season"]]
-    year = snap["year"]
-    r = min(snap["round"], 15)
-    bonus = RES[snap["season_bonus"][snap["season"]]]
-    praise = data.PRAISES[snap["praises"][year - 1][snap["season"]]].name
+    season, year, r, bonus, praise = _round_facts(snap)
     out = [
         f"Mount Tai: round {min(snap['round'] + 1, 16)}/16, year {year} {season} "
         f"(event bonus: {bonus}; Eight Praises: {praise})",
@@ -329,27 +336,14 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
 
 
 def _wrap(head: str, items: list[str], width: int = 80, sep: str = "; ") -> list[str]:
-    lines, cur = [], head
-    for item in items:
-        piece = item if cur == head else sep + item
-        if len(cur) + len(piece) > width and cur != head:
-            lines.append(cur)
-            cur = " " * len(head) + item
-        else:
-            cur += piece
-    lines.append(cur)
-    return lines
+    return wrap(head, items, width, sep)
 
 
 def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
     """The board in about 30 lines of 80 columns, for play in a terminal: each fief's grid beside
     its player's resources, talents, buildings and uncovered edicts."""
     n = snap["players"]
-    season = data.SEASONS[snap["season"]]
-    year = snap["year"]
-    r = min(snap["round"], 15)
-    bonus = RES[snap["season_bonus"][snap["season"]]]
-    praise = data.PRAISES[snap["praises"][year - 1][snap["season"]]].name
+    season, year, r, bonus, praise = _round_facts(snap)
     out = [f"Round {min(snap['round'] + 1, 16)}/16, year {year} {season} | event bonus: {bonus} "
            f"| Eight Praises: {praise}",
            "Order: " + ", ".join(_seat_name(snap, e) for e in snap["order"])]

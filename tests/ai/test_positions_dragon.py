@@ -6,9 +6,9 @@ from typing import Callable
 
 import pytest
 
-from ai.bots import make_bot
 from engine.dragon import data
 from engine.dragon.game import LAYOUT
+from tests.ai.clear_moves import assert_found
 from tests.dragon.helpers import blank_month, card, kind_index, place, play, started, type_index
 
 SPEC = "strong(iterations=6000,seed={seed})"
@@ -143,12 +143,6 @@ POSITIONS: dict[str, Callable] = {
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
-def test_strong_bot_finds_the_clear_move(name):
+def test_strong_bot_finds_the_clear_move(name: str) -> None:
     state, right = POSITIONS[name]()
-    assert right <= set(state.legal_actions()), "the position is mis-built"
-    assert len(state.legal_actions()) > len(right), "no real choice"
-    hits = 0
-    for seed in range(10):
-        bot = make_bot(SPEC.format(seed=seed))
-        hits += bot.step(state.clone()) in right
-    assert hits >= 9, f"{name}: {hits}/10"
+    assert_found(name, state, right, SPEC)

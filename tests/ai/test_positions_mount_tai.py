@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from ai.bots import make_bot
+from tests.ai.clear_moves import assert_found
 from engine.mount_tai import data
 from tests.mount_tai.helpers import act, cell, effect, new_game, policy_position, seat, use_tile
 
@@ -181,15 +181,9 @@ POSITIONS: dict[str, Callable] = {
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
-def test_strong_bot_finds_the_clear_move(name):
+def test_strong_bot_finds_the_clear_move(name: str) -> None:
     state, right = POSITIONS[name]()
-    assert right <= set(state.legal_actions()), "the position is mis-built"
-    assert len(state.legal_actions()) > len(right), "no real choice"
-    hits = 0
-    for seed in range(10):
-        bot = make_bot(SPEC.format(seed=seed))
-        hits += bot.step(state.clone()) in right
-    assert hits >= 9, f"{name}: {hits}/10"
+    assert_found(name, state, right, SPEC)
 
 
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 4}, {"solo": True},
