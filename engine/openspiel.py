@@ -325,11 +325,24 @@ class TiantiGameWrapper(pyspiel.Game):
 
     def wrap(self, tianti_state: Any) -> "TiantiStateWrapper":
         """An OpenSpiel state equal to `tianti_state` (a state of this game), its OpenSpiel
-        history filled in by replaying the state's record, determinizations included."""
+        history filled in by replaying the state's record, determinizations included.
+
+        A view (`resample_from_infostate`) has no record of the true game to replay: its wrapper
+        holds a copy of the view, and its OpenSpiel history is the view's public actions (the
+        players in `full_history()` are then not known and given as the view's seat)."""
         record = tianti_state.to_record()
         if record["game"] != self.tianti_game.name or record["options"] != self.tianti_game.options:
             raise ValueError(f"the state belongs to {record['game']} with {record['options']}, "
                              f"not to this game ({self.tianti_game!r})")
+        if tianti_state.is_view():
+            state = TiantiStateWrapper(self, tianti_state.clone())
+            state._passthrough = tianti_state.viewer
+            try:
+                for action in record["actions"]:
+                    state.apply_action(action)
+            finally:
+                state._passthrough = None
+            return state
         state = TiantiStateWrapper(self, self.tianti_game.new_initial_state(record["seed"]))
         pending = sorted(record.get("resamples", []))
         actions = record["actions"]
@@ -378,6 +391,8 @@ class TiantiStateWrapper(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to move, or pyspiel.PlayerId.TERMINAL (tianti's TERMINAL is the same -4)."""
+        if self._passthrough is not None:
+            return self._passthrough
         return self.tianti_state.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -395,7 +410,12 @@ class TiantiStateWrapper(pyspiel.State):
             return []
         return state.legal_actions()
 
+    # While `wrap` fills in a view's history: the seat reported as the mover (None otherwise).
+    _passthrough: int | None = None
+
     def _apply_action(self, action: int) -> None:
+        if self._passthrough is not None:
+            return
         box = self._box
         self.tianti_state.apply_action(int(action))
         if box.keys:

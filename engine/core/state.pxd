@@ -6,17 +6,27 @@
 
 from libc.stdint cimport uint64_t
 from engine.core.interface cimport GameDef
+from engine.core.eventlog cimport EventLog
 
 cdef class State:
     cdef const GameDef* gdef     # the game's rule functions (static; never freed)
     cdef void* data              # this state's block, owned (malloc'd in _bind, freed on dealloc)
     cdef int* buf                # scratch for legal actions (gdef.max_legal_actions ints), owned
     cdef readonly object game    # the Game (name, options) this state belongs to
-    cdef readonly uint64_t seed  # the chance seed the game started from
+    cdef readonly object seed    # the chance seed the game started from (int); None in a view
+    cdef readonly object viewer  # None for a true game; in a view, the seat it is the view of
     cdef list _history           # actions applied since the initial state
     cdef list _resamples         # [history length, player, seed] of each determinization
+    cdef list _events            # raw events per step: [0] the setup, [i + 1] action i's steps
 
     # Allocate the blocks for `gdef` and attach `game`; the state content is left zeroed.
     cdef void _bind(self, const GameDef* gdef, object game) except *
     # A new, unbound instance of this state's own class.
     cdef State _blank(self)
+    # Whether the Python int `v` is one of the legal actions (False outside the C int range).
+    cdef bint _legal_int(self, object v) except -1
+    # Clear `log` and attach it as this thread's event sink; returns the sink it replaces.
+    cdef EventLog* _log_begin(self, EventLog* log) noexcept
+    # Detach `log` (re-attaching `previous`) and keep its events as the setup's (`setup`) or as
+    # the steps of the action just appended to the history.
+    cdef void _log_end(self, EventLog* log, EventLog* previous, bint setup) except *

@@ -3,8 +3,17 @@
 
 Everything here is generic: the rules are reached only through the game's `GameDef`. Games
 subclass `State` for what needs their own struct (board text, action names, snapshots).
+
+Two faces of the engine live here besides the OpenSpiel API:
+- Events: every `apply_action` (and a game's setup) records the rule events the compiled rules
+  emit (engine/core/eventlog.pxd); `events()` reads them as `engine.core.events.Event`s.
+- Views: `resample_from_infostate(seat, seed)` returns a view (see engine/core/VIEWS.md): what
+  that seat knows, everything else drawn afresh, with no seed, record or accessor that leads
+  back to the true game.
 """
 
+import base64
+import hashlib
 import json
 import operator
 import os
@@ -15,12 +24,38 @@ from libc.stdint cimport uint64_t
 
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER, MAX_GAME_PLAYERS
 from engine.core.rng cimport Rng, rng_seed
+from engine.core.eventlog cimport EventLog, RawEvent, ev_attach
 from engine.core.errors import IllegalActionError, RecordError
+from engine.core.events import EMPTY_TABLE, Event
 
 TERMINAL = TERMINAL_PLAYER
 RECORD_FORMAT = "tianti-record"
 RECORD_VERSION = 1
+VIEW_FORMAT = "tianti-view"
+VIEW_VERSION = 1
 _SEED_LIMIT = 1 << 64
+_INT_MIN = -(1 << 31)
+_INT_MAX = (1 << 31) - 1
+
+
+def as_index(value, str what) -> int:
+    """`value` as a Python int, converted once (`operator.index`); bools are refused.
+    TypeError names `what` and the value."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {_safe_repr(value)}") from None
+
+
+def _safe_repr(value) -> str:
+    """repr() that cannot fail or run long (a bot's object may do anything in __repr__)."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__} object>"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def normalize_seed(seed) -> int:
@@ -37,11 +72,17 @@ def normalize_seed(seed) -> int:
 cdef class State:
     """A game position; see DESIGN.md ("The engine interface") for the API."""
 
+    # The game's event kinds (games set their own table).
+    EVENT_TABLE = EMPTY_TABLE
+
     def __cinit__(self):
         self.data = NULL
         self.buf = NULL
+        self.seed = None
+        self.viewer = None
         self._history = []
         self._resamples = []
+        self._events = [[]]
 
     def __dealloc__(self):
         free(self.data)
@@ -58,6 +99,35 @@ cdef class State:
 
     cdef State _blank(self):
         return type(self).__new__(type(self))
+
+    cdef EventLog* _log_begin(self, EventLog* log) noexcept:
+        log.n = 0
+        log.dropped = 0
+        return ev_attach(log)
+
+    cdef void _log_end(self, EventLog* log, EventLog* previous, bint setup) except *:
+        cdef int i
+        cdef RawEvent* e
+        ev_attach(previous)
+        step = []
+        for i in range(log.n):
+            e = &log.ev[i]
+            step.append((e.kind, e.seat, e.cause, e.a, e.b, e.c, e.d))
+        if log.dropped:
+            raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
+        if setup:
+            self._events = [step]
+        else:
+            self._events.append(step)
+
+    def seat_index(self, value, str what="player") -> int:
+        """`value` as a seat of this game: TypeError for a non-integer, ValueError naming `what`
+        and the allowed range for an integer that is not a seat."""
+        v = as_index(value, what)
+        n = self.gdef.num_players(self.data)
+        if not 0 <= v < n:
+            raise ValueError(f"{what} must be a seat in 0..{n - 1}, got {v}")
+        return v
 
     # -- the game flow --------------------------------------------------------------------------
 
@@ -76,30 +146,47 @@ cdef class State:
         cdef int n = self.gdef.legal_actions(self.data, self.buf)
         return [self.buf[i] for i in range(n)]
 
-    def is_legal(self, action) -> bool:
-        cdef int i, a, n
-        try:
-            a = operator.index(action)
-        except TypeError:
+    cdef bint _legal_int(self, object v) except -1:
+        """Whether the Python int `v` is one of the legal actions."""
+        cdef int i, n
+        if not _INT_MIN <= v <= _INT_MAX:
             return False
-        if isinstance(action, bool):
-            return False
+        cdef int a = v
         n = self.gdef.legal_actions(self.data, self.buf)
         for i in range(n):
             if self.buf[i] == a:
                 return True
         return False
 
+    def is_legal(self, action) -> bool:
+        """Whether `action` (an integer, not a bool) is legal now; never raises."""
+        try:
+            v = as_index(action, "action")
+        except TypeError:
+            return False
+        return self._legal_int(v)
+
     def apply_action(self, action) -> None:
         """Play `action` (an int from legal_actions()). An illegal one raises
-        IllegalActionError and leaves the state unchanged."""
-        if not self.is_legal(action):
-            raise IllegalActionError(self._illegal_message(action))
-        a = operator.index(action)
+        IllegalActionError and leaves the state unchanged. The argument is converted to an int
+        once: the value checked is the value played. The rule events of the steps that follow
+        are then `events()`."""
+        cdef EventLog log
+        cdef EventLog* previous
+        try:
+            v = as_index(action, "action")
+        except TypeError as e:
+            raise IllegalActionError(f"action {_safe_repr(action)} is not legal: {e}") from None
+        if not self._legal_int(v):
+            raise IllegalActionError(self._illegal_message(v))
+        cdef int a = v
+        previous = self._log_begin(&log)
         self.gdef.apply_action(self.data, a)
         self._history.append(a)
+        self._log_end(&log, previous, False)
 
     def _illegal_message(self, action) -> str:
+        action = _safe_repr(action) if not isinstance(action, int) else action
         if self.is_terminal():
             return f"action {action!r} is not legal: the game is over"
         legal = self.legal_actions()
@@ -120,6 +207,35 @@ cdef class State:
 
     def move_number(self) -> int:
         return len(self._history)
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def events(self, move=None) -> list:
+        """The rule events of the last decision's automatic steps (before any decision: the
+        setup's); with `move`, those of decision number `move` (-1: the setup)."""
+        if move is None:
+            move = len(self._history) - 1
+        m = as_index(move, "move")
+        if not -1 <= m < len(self._history):
+            raise ValueError(f"move must be in -1..{len(self._history) - 1}, got {m}")
+        if m + 1 >= len(self._events):  # a view restored without events of the past
+            return []
+        table = self.EVENT_TABLE
+        return [table.decode(m, raw) for raw in self._events[m + 1]]
+
+    def event_history(self) -> list:
+        """Every rule event since the setup, in order (each knows its `move`)."""
+        table = self.EVENT_TABLE
+        return [table.decode(i - 1, raw) for i, step in enumerate(self._events) for raw in step]
+
+    def raw_events(self) -> list:
+        """The raw events per step ([0] the setup, [i + 1] decision i), as (kind, seat, cause,
+        a, b, c, d) tuples: the compact form records and tests use."""
+        return [list(step) for step in self._events]
+
+    def _event_visible(self, tuple raw, int seat) -> bool:
+        """Whether `seat` saw event `raw` happen (games with private events override)."""
+        return True
 
     # -- outcome --------------------------------------------------------------------------------
 
@@ -177,34 +293,50 @@ cdef class State:
     # -- copies and determinization -------------------------------------------------------------
 
     def clone(self) -> State:
-        """A deep, independent copy (history included)."""
+        """A deep, independent copy (history and events included; a view's clone is a view)."""
         cdef State other = self._blank()
         other._bind(self.gdef, self.game)
         self.gdef.copy_state(self.data, other.data)
         other.seed = self.seed
+        other.viewer = self.viewer
         other._history = list(self._history)
         other._resamples = [list(r) for r in self._resamples]
+        other._events = list(self._events)
         return other
 
-    def resample_from_infostate(self, int player, seed) -> State:
-        """A determinization: a full state equal to this one in everything `player` knows, with
-        everything hidden or not yet drawn drawn afresh from `seed`."""
+    def is_view(self) -> bool:
+        """Whether this is a seat's view (from `resample_from_infostate`), not a true game."""
+        return self.viewer is not None
+
+    def resample_from_infostate(self, player, seed) -> State:
+        """A view of `player`'s seat: a full state equal to this one in everything `player`
+        knows (the board, the public history, the events it saw), with everything hidden or not
+        yet drawn drawn afresh from `seed`. It carries no seed or record of this game: its
+        `to_json` restores the view, never the truth (engine/core/VIEWS.md)."""
         cdef Rng rng
+        cdef int seat = self.seat_index(player, "player")
         cdef uint64_t s = normalize_seed(seed)
-        n = self.num_players()
-        if not 0 <= player < n:
-            raise ValueError(f"player must be a seat in 0..{n - 1}, got {player}")
-        cdef State other = self.clone()
+        cdef State other = self._blank()
+        other._bind(self.gdef, self.game)
+        self.gdef.copy_state(self.data, other.data)
         rng_seed(&rng, s)
-        self.gdef.determinize(other.data, player, &rng)
-        other._resamples.append([len(self._history), player, s])
+        self.gdef.determinize(other.data, seat, &rng)
+        other.seed = None
+        other.viewer = seat
+        other._history = list(self._history)
+        other._events = [
+            [raw for raw in step if self._event_visible(raw, seat)] for step in self._events
+        ]
         return other
 
     # -- records --------------------------------------------------------------------------------
 
     def to_record(self) -> dict:
-        """The game record: options, seed and actions (plus any determinizations), which
-        `from_record` replays to this very state."""
+        """The game record: options, seed and actions, which `from_record` replays to this very
+        state. A view's record is its own (`tianti-view`: the view's compiled state, the public
+        history and the events its seat saw), and restores the view, not the game."""
+        if self.viewer is not None:
+            return self._view_record()
         record = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -220,13 +352,87 @@ cdef class State:
     def to_json(self) -> str:
         return json.dumps(self.to_record(), separators=(",", ":"))
 
+    def _view_record(self) -> dict:
+        raw = self.raw_bytes()
+        return {
+            "format": VIEW_FORMAT,
+            "version": VIEW_VERSION,
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "viewer": self.viewer,
+            "actions": list(self._history),
+            "events": [[list(e) for e in step] for step in self._events],
+            "state": base64.b64encode(raw).decode("ascii"),
+            "digest": hashlib.blake2b(raw, digest_size=16).hexdigest(),
+        }
+
+    def _validate_raw(self) -> list:
+        """Problems with this state's compiled block (games override with their invariant
+        checks); a restored view must pass them before it is used."""
+        return []
+
+    @staticmethod
+    def _view_from_record(dict record) -> State:
+        from engine.registry import load_game
+
+        for key in ("game", "options", "viewer", "actions", "state", "digest"):
+            if key not in record:
+                raise RecordError(f"view record lacks the field {key!r}")
+        if not isinstance(record["options"], dict):
+            raise RecordError("the record's 'options' must be an object")
+        try:
+            game = load_game(record["game"], **record["options"])
+        except ValueError as e:
+            raise RecordError(f"the record's game cannot be loaded: {e}") from None
+        cdef State state = game.new_initial_state(0)
+        try:
+            raw = base64.b64decode(record["state"], validate=True)
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"the view's state is not valid base64: {e}") from None
+        if len(raw) != state.gdef.state_size:
+            raise RecordError(
+                f"the view's state has {len(raw)} bytes; {record['game']} needs "
+                f"{state.gdef.state_size}"
+            )
+        if hashlib.blake2b(raw, digest_size=16).hexdigest() != record["digest"]:
+            raise RecordError("the view's state does not match its digest (the file was changed)")
+        actions = record["actions"]
+        if not isinstance(actions, list) or any(
+            isinstance(a, bool) or not isinstance(a, int) for a in actions
+        ):
+            raise RecordError("the record's 'actions' must be a list of integers")
+        events = record.get("events", [])
+        if not isinstance(events, list) or any(
+            not isinstance(step, list)
+            or any(not isinstance(e, list) or len(e) != 7
+                   or any(isinstance(x, bool) or not isinstance(x, int) for x in e) for e in step)
+            for step in events
+        ):
+            raise RecordError("the record's 'events' must be lists of 7 integers per event")
+        memcpy(state.data, <const char*>raw, state.gdef.state_size)
+        try:
+            viewer = state.seat_index(record["viewer"], "viewer")
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"the view's {e}") from None
+        problems = state._validate_raw()
+        if problems:
+            raise RecordError(f"the view's state is inconsistent: {problems[0]}")
+        state.seed = None
+        state.viewer = viewer
+        state._history = list(actions)
+        state._events = [[tuple(e) for e in step] for step in events] or [[]]
+        return state
+
     @staticmethod
     def from_record(record) -> State:
-        """Replay a record (a dict as `to_record` gives); RecordError says what is wrong."""
+        """Replay a record (a dict as `to_record` gives), or restore a view from its record;
+        RecordError says what is wrong."""
         from engine.registry import load_game
 
         if not isinstance(record, dict):
             raise RecordError(f"a game record must be a JSON object, got {type(record).__name__}")
+        if record.get("format") == VIEW_FORMAT:
+            return State._view_from_record(record)
         if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
             raise RecordError(f"not a tianti game record (format {record.get('format')!r})")
         for key in ("game", "options", "seed", "actions"):
@@ -314,7 +520,7 @@ cdef class State:
             raise IllegalActionError(f"no legal action is called {t!r}; legal: {listing(legal)}")
         raise IllegalActionError(f"{t!r} is ambiguous: {listing(prefixed)}")
 
-    def information_state_string(self, int player) -> str:
+    def information_state_string(self, player) -> str:
         """Everything `player` knows, as text (games override)."""
         raise NotImplementedError
 
@@ -341,9 +547,10 @@ cdef class State:
     __hash__ = None
 
     def __repr__(self) -> str:
+        view = "" if self.viewer is None else f" view of P{self.viewer}"
         return (
             f"<{type(self).__name__} {self.game.name} players={self.num_players()} "
-            f"move={len(self._history)}{' over' if self.is_terminal() else ''}>"
+            f"move={len(self._history)}{' over' if self.is_terminal() else ''}{view}>"
         )
 
 

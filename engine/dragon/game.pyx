@@ -7,6 +7,7 @@ Thin wrappers: the rules run in `rules.pyx`; this module reads the struct into p
 
 from libc.stdint cimport uint64_t
 
+from engine.core.eventlog cimport EventLog
 from engine.core.state cimport State
 from engine.dragon.state cimport *
 from engine.dragon.rules cimport (
@@ -127,6 +128,8 @@ cdef class DragonState(State):
 
     @staticmethod
     def _create(game, seed):
+        cdef EventLog log
+        cdef EventLog* previous
         cdef DragonState st = DragonState.__new__(DragonState)
         cdef DragonOptions o
         opts = game.options
@@ -139,7 +142,9 @@ cdef class DragonState(State):
         o.large_privilege_cost = opts["large_privilege_cost"]
         st._bind(dragon_gamedef(), game)
         st.seed = seed
+        previous = st._log_begin(&log)
         dragon_init(<DragonStruct*>st.data, &o, <uint64_t>seed)
+        st._log_end(&log, previous, True)
         return st
 
     cdef inline DragonStruct* _s(self):
@@ -204,6 +209,12 @@ cdef class DragonState(State):
             "sunrise_taken": [k for k in range(N_KINDS) if (s.sunrise_taken >> k) & 1],
             "seats": seats,
         }
+
+    def _validate_raw(self) -> list:
+        """The invariants a restored view's compiled state violates ([] if none)."""
+        from engine.dragon.invariants import check
+
+        return check(self)
 
     def decision_name(self) -> str:
         return text.decision_text(self.snapshot())

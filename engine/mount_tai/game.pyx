@@ -8,6 +8,7 @@ build the rulebook's positions.
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
+from engine.core.eventlog cimport EventLog
 from engine.core.state cimport State
 from engine.mount_tai.state cimport *
 from engine.mount_tai.rules cimport mt_init, mt_gamedef, mt_debug_policy, mt_debug_flow
@@ -211,11 +212,15 @@ cdef class MountTaiState(State):
 
     @staticmethod
     def _create(game, seed):
+        cdef EventLog log
+        cdef EventLog* previous
         cdef MountTaiState st = MountTaiState.__new__(MountTaiState)
         cdef MTOptions o = _options(game.options)
         st._bind(mt_gamedef(), game)
         st.seed = seed
+        previous = st._log_begin(&log)
         mt_init(<MTState*>st.data, &o, <uint64_t>seed)
+        st._log_end(&log, previous, True)
         return st
 
     cdef inline MTState* _s(self):
@@ -362,6 +367,12 @@ cdef class MountTaiState(State):
         return out
 
     # -- text --------------------------------------------------------------------------------
+
+    def _validate_raw(self) -> list:
+        """The invariants a restored view's compiled state violates ([] if none)."""
+        from engine.mount_tai.invariants import check
+
+        return check(self)
 
     def decision_name(self) -> str:
         return text.decision_text(self.snapshot())

@@ -14,6 +14,7 @@ from libc.string cimport memset, memcpy
 
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_uniform
+from engine.core.eventlog cimport EventLog
 from engine.core.state cimport State
 
 from engine.core.game import Game, Option
@@ -148,10 +149,14 @@ class FusionGame(Game):
 cdef class FusionState(State):
     @staticmethod
     def _create(game, seed):
+        cdef EventLog log
+        cdef EventLog* previous
         cdef FusionState st = FusionState.__new__(FusionState)
         st._bind(&_GAMEDEF, game)
         st.seed = seed
+        previous = st._log_begin(&log)
         fusion_init(<Fusion*>st.data, <uint64_t>seed)
+        st._log_end(&log, previous, True)
         return st
 
     def action_to_string(self, action) -> str:

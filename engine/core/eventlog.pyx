@@ -1,0 +1,38 @@
+# cython: language_level=3
+"""The per-thread event sink of the rules (see eventlog.pxd)."""
+
+cdef extern from *:
+    """
+    static __thread void* tianti_event_sink = NULL;
+    """
+    void* tianti_event_sink
+
+
+cdef EventLog* ev_attach(EventLog* log) noexcept nogil:
+    global tianti_event_sink
+    cdef EventLog* previous = <EventLog*>tianti_event_sink
+    tianti_event_sink = <void*>log
+    return previous
+
+
+cdef EventLog* ev_sink() noexcept nogil:
+    return <EventLog*>tianti_event_sink
+
+
+cdef void ev_emit(int kind, int seat, int cause, int a, int b, int c, int d) noexcept nogil:
+    cdef EventLog* log = <EventLog*>tianti_event_sink
+    cdef RawEvent* e
+    if log == NULL:
+        return
+    if log.n >= EV_CAPACITY:
+        log.dropped += 1
+        return
+    e = &log.ev[log.n]
+    e.kind = kind
+    e.seat = seat
+    e.cause = cause
+    e.a = a
+    e.b = b
+    e.c = c
+    e.d = d
+    log.n += 1
