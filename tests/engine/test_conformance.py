@@ -142,3 +142,156 @@ def test_a_malformed_record_is_a_clear_error(name: str) -> None:
         State.from_json(json.dumps(record))
     with pytest.raises(RecordError):
         State.from_json("{not json")
+
+
+# -- views: what a curious bot can rebuild from what it is handed ---------------------------------
+#
+# A bot receives `state.resample_from_infostate(seat, seed)`. Playing the part of a curious bot
+# author, rebuild the game from that view every way the public API allows, then compare the
+# rebuilt game's hidden part with the truth's by playing one fixed continuation on both (what is
+# hidden, i.e. face-down piles, the virtual player's tiles, future card splits, coins, shows in
+# the board that continuation reaches). A rebuild must match the truth no more often than an
+# independent determinization does (chance). The leaky rebuild of old (the true record, which
+# views used to carry) matches every time: the comparison can tell.
+
+CONTINUATION = 80
+VIEW_POSITIONS = 16
+
+
+def _continue(state: State, salt: int) -> str:
+    """The board after a fixed continuation (the same action indices on any state)."""
+    s = state.clone()
+    pick = random.Random(salt)
+    for _ in range(CONTINUATION):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        s.apply_action(legal[pick.randrange(len(legal))])
+    return f"{s}\n{s.history()}\n{s.returns() if s.is_terminal() else ''}"
+
+
+def _ints(value: Any) -> set[int]:
+    """Every integer in a JSON-like value."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_ints(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_ints(v) for v in value)) if value else set()
+    return set()
+
+
+def _rebuilds(view: State) -> list[State]:
+    """Every game a curious bot can make of `view` through the public API."""
+    import pickle
+
+    name, options = view.game.name, view.game.options
+    found = [view.clone(), pickle.loads(pickle.dumps(view)), State.from_json(view.to_json()),
+             view.resample_from_infostate(view.viewer, 12345)]
+    record = view.to_record()
+    # The record with its view fields stripped, as a game record: it needs a seed to replay.
+    stripped = {k: v for k, v in record.items() if k not in ("resamples", "format", "version")}
+    try:
+        found.append(State.from_record(stripped))
+    except (RecordError, ValueError):
+        pass
+    # Any seed the view might hold: its `seed`, any large integer in its record or its
+    # attributes, replayed with its public history.
+    candidates = {view.seed} if view.seed is not None else set()
+    candidates |= {v for v in _ints(record) if v >= 1 << 20}
+    for attr in dir(view):
+        if attr.startswith("__"):
+            continue
+        value = getattr(view, attr, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1 << 20:
+            candidates.add(value)
+    for seed in sorted(candidates)[:40]:
+        if seed >= 1 << 64:
+            continue
+        try:
+            found.append(State.from_record({"game": name, "options": options, "seed": seed,
+                                            "actions": view.history()}))
+        except RecordError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_a_view_does_not_lead_back_to_the_true_game(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = engine.load_game(name, **options)
+    rng = random.Random(99)
+    positions = 0
+    rebuilt_matches = chance_matches = leak_matches = 0
+    while positions < VIEW_POSITIONS:
+        truth = game.new_initial_state(rng.randrange(1 << 20, 1 << 62))
+        depth = rng.randrange(0, 120)
+        for _ in range(depth):
+            if truth.is_terminal():
+                break
+            truth.apply_action(rng.choice(truth.legal_actions()))
+        if truth.is_terminal():
+            continue
+        positions += 1
+        seat = rng.randrange(truth.num_players())
+        view = truth.resample_from_infostate(seat, rng.randrange(1 << 62))
+        salt = rng.randrange(1 << 30)
+        target = _continue(truth, salt)
+
+        # Nothing in the view names the true seed.
+        assert view.seed is None and view.is_view() and view.viewer == seat
+        for text in (view.to_json(), repr(view), str(view), view.information_state_string(seat)):
+            assert str(truth.seed) not in text
+        assert "seed" not in view.to_record() and "resamples" not in view.to_record()
+
+        # What the seat knows is all there.
+        assert view.information_state_string(seat) == truth.information_state_string(seat)
+        assert view.history() == truth.history()
+
+        # A rebuild matches the truth's hidden part only as often as chance.
+        rebuilds = _rebuilds(view)
+        assert len(rebuilds) >= 4
+        for other in rebuilds:
+            assert other.is_view(), "every rebuild of a view is a view, never the game"
+        rebuilt_matches += sum(_continue(r, salt) == target for r in rebuilds) / len(rebuilds)
+        chance = truth.resample_from_infostate(seat, rng.randrange(1 << 62))
+        chance_matches += _continue(chance, salt) == target
+        leak_matches += _continue(State.from_json(truth.to_json()), salt) == target
+
+    print(f"{name}: rebuilds {rebuilt_matches:.1f}, chance {chance_matches}, leak {leak_matches}"
+          f" of {positions}")
+    assert leak_matches == positions, "the true record rebuilds the truth (the test can tell)"
+    assert rebuilt_matches <= chance_matches + max(2, positions // 8), (
+        f"rebuilds matched the truth in {rebuilt_matches:.1f} of {positions} positions; "
+        f"independent determinizations in {chance_matches}"
+    )
+    # Hidden information must matter somewhere along these continuations, or the check above
+    # would be empty.
+    assert chance_matches < positions, f"{name}: nothing hidden showed in {positions} positions"
+
+
+def test_a_view_record_restores_the_view_and_refuses_tampering() -> None:
+    truth = engine.load_game("mount-tai", players=3).new_initial_state(77)
+    rng = random.Random(5)
+    for _ in range(30):
+        truth.apply_action(rng.choice(truth.legal_actions()))
+    view = truth.resample_from_infostate(1, 8)
+    again = State.from_json(view.to_json())
+    assert again == view and again.history() == view.history() and again.viewer == 1
+    assert again.raw_events() == view.raw_events()
+    record = json.loads(view.to_json())
+    raw = bytearray(__import__("base64").b64decode(record["state"]))
+    raw[40] ^= 0xFF
+    record["state"] = __import__("base64").b64encode(bytes(raw)).decode()
+    with pytest.raises(RecordError, match="digest"):
+        State.from_record(record)
+    record = json.loads(view.to_json())
+    record["viewer"] = 7
+    with pytest.raises(RecordError, match="viewer"):
+        State.from_record(record)
+    record = json.loads(view.to_json())
+    record["state"] = record["state"][:40]
+    with pytest.raises(RecordError):
+        State.from_record(record)
