@@ -14,9 +14,10 @@ from libc.string cimport memset, memcpy
 
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_uniform
-from engine.core.eventlog cimport EventLog
+from engine.core.eventlog cimport EventLog, ev_emit, EV_NONE
 from engine.core.state cimport State
 
+from engine.core.events import EventKind, EventTable
 from engine.core.game import Game, Option
 
 cdef enum:
@@ -25,6 +26,12 @@ cdef enum:
     LEFT = 2
     RIGHT = 3
     N_ACTIONS = 4
+
+# Rule events (see EVENTS below for their names and texts).
+cdef enum:
+    EV_SAFE_DRAW = 0      # seat 0 played safe: a = 1 if the draw won, else 0
+    EV_COIN_SHOWN = 1     # the coin is turned face up at the end: a = 0 left, 1 right
+    EV_POINT = 2          # seat scores a = 1 point (the winner)
 
 SAFE_WIN_PROBABILITY = 0.6
 cdef double P_SAFE = SAFE_WIN_PROBABILITY
@@ -68,11 +75,15 @@ cdef void _apply(void* vs, int a) noexcept nogil:
     if a == SAFE:
         s.won = 1 if rng_uniform(&s.rng) < P_SAFE else 0
         s.stage = 2
+        ev_emit(EV_SAFE_DRAW, 0, EV_NONE, s.won, 0, 0, 0)
     elif a == GAMBLE:
         s.stage = 1
     else:
         s.won = 1 if (a - LEFT) == s.coin else 0
         s.stage = 2
+    if s.stage == 2:
+        ev_emit(EV_COIN_SHOWN, EV_NONE, EV_NONE, s.coin, 0, 0, 0)
+        ev_emit(EV_POINT, 0 if s.won else 1, EV_NONE, 1, 0, 0, 0)
 
 
 cdef void _copy(const void* src, void* dst) noexcept nogil:
@@ -130,6 +141,14 @@ _GAMEDEF.score_scale = 1.0
 
 ACTION_NAMES = ("safe", "gamble", "left", "right")
 
+EVENTS = EventTable(kinds=(
+    EventKind("safe-draw", ("won",),
+              lambda e: f"{e['who']} plays safe and {'wins' if e['won'] else 'loses'} the draw"),
+    EventKind("coin-shown", ("side",),
+              lambda e: f"the coin is turned over: {('left', 'right')[e['side']]}"),
+    EventKind("point", ("points",), "{who} wins: +{points} point", points="points"),
+))
+
 
 class FusionGame(Game):
     """Strategy fusion (a test game): safe 0.6, or gamble on a hidden coin (0.5)."""
@@ -147,6 +166,8 @@ class FusionGame(Game):
 
 
 cdef class FusionState(State):
+    EVENT_TABLE = EVENTS
+
     @staticmethod
     def _create(game, seed):
         cdef EventLog log
