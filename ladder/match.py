@@ -247,7 +247,7 @@ def _answer(step: Callable[[Any], Any], view: Any) -> int | _NotAnAction:
         return _NotAnAction(_shown(answer))
 
 
-class _Guard:
+class StateGuard:
     """What the referee checks after every call into a bot: that its own state is unchanged
     (its raw bytes and its number of moves) and that the game object it shares with every view
     (`view.game`, whose options go into the record) still holds the options it started with.
@@ -326,7 +326,7 @@ def play_game(
     index = state.move_number()
     for _ in range(index):
         rng.randrange(1 << 63)
-    guard = _Guard(state)
+    guard = StateGuard(state)
     history: list[int] = state.history()
     seats: list[Bot] = list(bots)
 
