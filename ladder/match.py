@@ -5,9 +5,18 @@ Given a `Referee`, it plays the game the way a tournament must: every call into 
 and a bot that raises, runs past the move time limit or returns an illegal action is *faulted*:
 the fault is recorded, a seeded random bot plays its seat for the rest of the game (so the other
 seats still finish a real game) and the faulted seat is ranked last.
+
+Hidden information is sacred (DESIGN.md, "Events and views"): the state the referee plays on
+never leaves `play_game`. Every call into a bot (`step`, `inform_action`) gets a determinization
+of the bot's own seat made for that call, an answer is turned into a plain int once and that
+very int is checked and played, and after every call the referee checks that its own state (and
+the game options it shares with the views) is as it was: a bot that changed it anyway (through
+the process, not through what it was given) loses the game and the game goes on from a replay
+of the moves.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import operator
 import random
@@ -49,15 +58,23 @@ class Fault:
         return Fault(int(d["seat"]), int(d["move"]), str(d["kind"]), str(d["message"]))
 
 
+class StateTampered(RuntimeError):
+    """A bot changed the referee's own state (or the game options it shares with the views)
+    during one of its calls, and no referee was there to fault it."""
+
+
 @dataclass
 class MoveEvent:
-    """One decision as it happened (given to `on_move` before the action is applied)."""
+    """One decision as it happened (given to `on_move` before the action is applied).
+
+    `state` is a copy of the state before the action (the whole truth, for a spectator such as
+    `tianti watch`), never the referee's own object: changing it changes nothing in the game."""
 
     index: int
     player: int
     action: int
     text: str
-    state: Any  # the state before the action
+    state: Any  # a copy of the state before the action
 
 
 @dataclass
@@ -204,6 +221,82 @@ def _describe_exception(e: BaseException) -> str:
     return text
 
 
+class _NotAnAction:
+    """A bot's answer that is no integer (or is a bool), shown as text made inside the bot's
+    timed call (its repr is the bot's code too)."""
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _answer(step: Callable[[Any], Any], view: Any) -> int | _NotAnAction:
+    """The bot's answer to `view` as a plain int, converted once (operator.index), so that the
+    value checked for legality is exactly the value played, whatever `__index__` or `__eq__`
+    the answer's type has. Runs inside the bot's timed call."""
+    answer = step(view)
+    if isinstance(answer, bool):
+        return _NotAnAction(_shown(answer))
+    try:
+        return operator.index(answer)
+    except TypeError:
+        return _NotAnAction(_shown(answer))
+
+
+class StateGuard:
+    """What the referee checks after every call into a bot: that its own state is unchanged
+    (its raw bytes and its number of moves) and that the game object it shares with every view
+    (`view.game`, whose options go into the record) still holds the options it started with.
+
+    A bot cannot reach the referee's state through what it is given, but it runs in the
+    referee's process: through the stack, the garbage collector or an unchecked write it could
+    still find it, and a tournament must not store a game it changed."""
+
+    def __init__(self, state: Any) -> None:
+        self.name = state.game.name
+        self.seed = state.seed
+        self._game_type = type(state.game)
+        self._game_attrs = copy.deepcopy(vars(state.game))
+        self.options: dict[str, Any] = copy.deepcopy(state.game.options)
+        self.remember(state)
+
+    def remember(self, state: Any) -> None:
+        """`state` is now the referee's state as it should be."""
+        self.game = state.game
+        self._raw = state.raw_bytes()
+        self._moves = state.move_number()
+
+    def restore_game(self) -> None:
+        """Put back the game object's class and attributes (options) as they were at the start
+        (unconditionally: comparing would call whatever `__eq__` a bot put there)."""
+        game = self.game
+        if type(game) is not self._game_type:
+            game.__class__ = self._game_type
+        attrs = vars(game)
+        attrs.clear()
+        attrs.update(copy.deepcopy(self._game_attrs))
+
+    def intact(self, state: Any) -> bool:
+        """Whether `state` is as remembered (the game object is restored first)."""
+        self.restore_game()
+        return state.move_number() == self._moves and state.raw_bytes() == self._raw
+
+    def rebuilt(self, actions: Sequence[int]) -> Any:
+        """The true state again: the initial state of the game's seed with `actions` replayed."""
+        from engine.core.state import State
+
+        record = {"game": self.name, "options": copy.deepcopy(self.options), "seed": self.seed,
+                  "actions": [int(a) for a in actions]}
+        state = State.from_record(record)
+        self._game_type = type(state.game)
+        self.remember(state)
+        return state
+
+
 def play_game(
     state: Any,
     bots: Sequence[Bot],
@@ -212,62 +305,139 @@ def play_game(
     referee: Referee | None = None,
 ) -> GameResult:
     """Play `state` to the end, seat i moved by bots[i]. Each bot is handed a determinization
-    from its own seat, so it cannot see hidden information.
+    from its own seat, so it cannot see hidden information: `step(view)` a view of the mover's
+    seat, `inform_action(view, player, action)` (after each move, to every bot that has it) a
+    view of the informed bot's own seat, with `player` and `action` plain ints. The referee's
+    `state` itself is never handed to a bot, nor to `on_move` (which gets a copy).
 
-    Without a referee a bot's error propagates. With one, faults are handled as the module
-    docstring says; seats listed in `referee.faults` already are played by the fallback bot.
-    `state` may be part-way through a game: the determinization seeds continue as if the game
-    had been played from its start with the same `resample_seed`."""
+    The step views' seeds are drawn in turn from `random.Random(resample_seed)` (one per
+    decision, as always); the inform views' seeds are `derived_seed(resample_seed, "inform",
+    index, seat)`, a separate stream, so a game is reproducible from (seed, resample_seed).
+
+    Without a referee a bot's error propagates (a bot that changes the referee's state raises
+    StateTampered). With one, faults are handled as the module docstring says; seats listed in
+    `referee.faults` already are played by the fallback bot. `state` may be part-way through a
+    game: the determinization seeds continue as if the game had been played from its start with
+    the same `resample_seed`. (Only if a bot changed the referee's state does the game go on
+    from a replayed copy, `state` being left as the bot made it: the result is the true game.)"""
     if len(bots) != state.num_players():
         raise ValueError(f"{len(bots)} bots for a {state.num_players()}-player game")
     rng = random.Random(resample_seed)
     index = state.move_number()
     for _ in range(index):
         rng.randrange(1 << 63)
+    guard = StateGuard(state)
+    history: list[int] = state.history()
     seats: list[Bot] = list(bots)
+
+    def tampered(seat: int, what: str) -> bool:
+        """After a call into seat's bot: False if the referee's state is intact; otherwise the
+        bot is faulted (or StateTampered raised) and the state rebuilt from the moves."""
+        nonlocal state
+        if guard.intact(state):
+            return False
+        message = (f"changed the referee's own game state during {what} (a bot is only ever "
+                   "given a view of its seat)")
+        if referee is None:
+            raise StateTampered(f"the bot of seat {seat} {message}")
+        referee.add_fault(Fault(seat, index, "error", message))
+        seats[seat] = referee.fallback(seat)
+        state = guard.rebuilt(history)
+        return True
+
+    def refereed_step(referee: Referee, player: int, view_seed: int) -> tuple[int, float]:
+        """The mover's action under the referee, a plain int; a faulted mover is replaced and
+        the replacement moves instead (its time is not counted: the seat's time is what its own
+        bot spent). Each bot asked gets its own view from `view_seed`: the replacement a fresh
+        one, equal to the first as it was made (the faulted bot may have changed its own)."""
+        if player not in referee.faulted_seats():
+            view = state.resample_from_infostate(player, view_seed)
+            answer, seconds, fault = referee.call(player, index, _answer, seats[player].step, view)
+            if tampered(player, "step()"):
+                fault = None  # faulted for that already
+            elif fault is None and isinstance(answer, _NotAnAction):
+                fault = Fault(player, index, "illegal",
+                              f"returned {answer.shown}, which is not an integer action")
+            elif fault is None and answer not in state.legal_actions():
+                try:
+                    state.clone().apply_action(answer)
+                    message = f"returned {answer!r}, which is not a legal action"
+                except Exception as e:  # the engine's own explanation (IllegalActionError)
+                    message = f"returned {answer!r}: {e}"
+                if len(message) > _MESSAGE_LIMIT:
+                    message = message[:_MESSAGE_LIMIT] + "..."
+                fault = Fault(player, index, "illegal", message)
+            elif fault is None:
+                return answer, seconds
+            if fault is not None:
+                referee.add_fault(fault)
+                seats[player] = referee.fallback(player)
+        else:
+            seconds = 0.0
+        view = state.resample_from_infostate(player, view_seed)
+        return operator.index(seats[player].step(view)), seconds
+
     if referee is not None:
         for seat in referee.faulted_seats():
             seats[seat] = referee.fallback(seat)
         for seat, bot in enumerate(bots):
             if seat not in referee.faulted_seats() and hasattr(bot, "restart"):
                 _, _, fault = referee.call(seat, -1, bot.restart)
-                if fault is not None:
+                if not tampered(seat, "restart()") and fault is not None:
                     referee.add_fault(fault)
                     seats[seat] = referee.fallback(seat)
     else:
-        for bot in seats:
+        for seat, bot in enumerate(seats):
             if hasattr(bot, "restart"):
                 bot.restart()
+                tampered(seat, "restart()")
     move_times: list[float] = []
     movers: list[int] = []
     while not state.is_terminal():
         player = state.current_player()
-        view = state.resample_from_infostate(player, rng.randrange(1 << 63))
+        step_seed = rng.randrange(1 << 63)
         if referee is None:
+            view = state.resample_from_infostate(player, step_seed)
             start = time.perf_counter()
-            action = seats[player].step(view)
+            answer = _answer(seats[player].step, view)
             seconds = time.perf_counter() - start
+            tampered(player, "step()")
+            if isinstance(answer, _NotAnAction):
+                from engine.core.errors import IllegalActionError
+
+                raise IllegalActionError(
+                    f"the bot of seat {player} returned {answer.shown}, which is not an action")
+            action = answer
         else:
-            action, seconds = _refereed_step(referee, seats, player, index, view, state)
+            action, seconds = refereed_step(referee, player, step_seed)
         if on_move is not None:
-            on_move(MoveEvent(index, player, action, state.action_to_string(action), state))
+            on_move(MoveEvent(index, player, action, state.action_to_string(action),
+                              state.clone()))
+            guard.restore_game()
         state.apply_action(action)
+        history.append(action)
+        guard.remember(state)
         move_times.append(seconds)
         movers.append(player)
         if referee is not None:
             referee.heartbeat.applied(index, action, seconds)
-        faulted = referee.faulted_seats() if referee is not None else frozenset()
-        for seat, bot in enumerate(seats):
+        for seat in range(len(seats)):
+            faulted = referee.faulted_seats() if referee is not None else frozenset()
+            bot = seats[seat]
             if seat in faulted or not hasattr(bot, "inform_action"):
                 continue
+            view = state.resample_from_infostate(
+                seat, derived_seed(resample_seed, "inform", index, seat))
             if referee is None:
-                bot.inform_action(state, player, action)
+                bot.inform_action(view, player, action)
+                tampered(seat, "inform_action()")
                 continue
-            _, _, fault = referee.call(seat, index, bot.inform_action, state, player, action)
-            if fault is not None:
+            _, _, fault = referee.call(seat, index, bot.inform_action, view, player, action)
+            if not tampered(seat, "inform_action()") and fault is not None:
                 referee.add_fault(fault)
                 seats[seat] = referee.fallback(seat)
         index += 1
+    guard.restore_game()
     game_ranks = state.ranks()
     faults = list(referee.faults) if referee is not None else []
     return GameResult(
@@ -291,27 +461,3 @@ def _is_legal(state: Any, action: Any) -> bool:
         return operator.index(action) in state.legal_actions()
     except TypeError:
         return False
-
-
-def _refereed_step(
-    referee: Referee, seats: list[Bot], player: int, index: int, view: Any, state: Any
-) -> tuple[int, float]:
-    """The mover's action under the referee; a faulted mover is replaced and the replacement
-    moves instead (its time is not counted: the seat's time is what its own bot spent)."""
-    if player in referee.faulted_seats():
-        return seats[player].step(view), 0.0
-    action, seconds, fault = referee.call(player, index, seats[player].step, view)
-    if fault is None and not _is_legal(state, action):
-        try:
-            state.clone().apply_action(action)
-            message = f"returned {action!r}, which is not a legal action"
-        except Exception as e:  # the engine's own explanation (IllegalActionError, TypeError)
-            message = f"returned {action!r}: {e}"
-        if len(message) > _MESSAGE_LIMIT:
-            message = message[:_MESSAGE_LIMIT] + "..."
-        fault = Fault(player, index, "illegal", message)
-    if fault is None:
-        return operator.index(action), seconds
-    referee.add_fault(fault)
-    seats[player] = referee.fallback(player)
-    return seats[player].step(view), seconds

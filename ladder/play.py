@@ -20,6 +20,7 @@ from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
 from engine.registry import load_game
+from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
 
 SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
@@ -108,13 +109,28 @@ class PlaySession:
             ctx = before(player) if before else None
             if ctx is not None:
                 with ctx:
-                    action = self.bots[player].step(view)
+                    action = self._ask(player, self.bots[player].step, view)
             else:
-                action = self.bots[player].step(view)
+                action = self._ask(player, self.bots[player].step, view)
             seconds = time.perf_counter() - start
             self._play(player, action, seconds)
             if after:
                 after(self.log[-1])
+
+    def _ask(self, seat: int | None, fn: Callable[[Any], Any], view: Any) -> int:
+        """A bot's answer `fn(view)` as a plain int, read once (the value checked is the value
+        played). The bot gets a view, never `self.state`; the game object the view shares with
+        the session's state is put back as it was after the call, and a bot that changed the
+        session's state anyway (through the process) raises StateTampered. `seat` None: the
+        hint bot."""
+        guard = StateGuard(self.state)
+        answer = _answer(fn, view)
+        who = "the hint bot" if seat is None else f"the bot of seat {seat}"
+        if not guard.intact(self.state):
+            raise StateTampered(f"{who} changed the game's own state (bots only get views)")
+        if isinstance(answer, _NotAnAction):
+            raise IllegalActionError(f"{who} returned {answer.shown}, which is not an action")
+        return answer
 
     def _play(self, player: int, action: int, seconds: float) -> None:
         text = self.state.action_to_string(action)
@@ -166,12 +182,16 @@ class PlaySession:
         bot = make_bot(self.hint_spec)
         view = self.state.resample_from_infostate(self.seat, self.resample_rng.randrange(1 << 62))
         if hasattr(bot, "analyse"):
+            guard = StateGuard(self.state)
             result = bot.analyse(view)
+            if not guard.intact(self.state):
+                raise StateTampered("the hint bot changed the game's own state (bots only get "
+                                    "views)")
             top = [{"action": r["action"], "text": self.state.action_to_string(r["action"]),
                     "visits": r["visits"], "value": r["mean"]} for r in result["root"][:5]]
             return {"action": result["action"], "text": self.state.action_to_string(result["action"]),
                     "iterations": result["iterations"], "seconds": result["seconds"], "top": top}
-        action = bot.step(view)
+        action = self._ask(None, bot.step, view)
         return {"action": action, "text": self.state.action_to_string(action), "top": []}
 
     def moves_since_my_last_turn(self) -> list[LoggedMove]:

@@ -317,6 +317,8 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
     cpu_start = time.process_time()
     hb = heartbeat if heartbeat is not None else LocalHeartbeat()
     game = load_game(task.game, **task.options)
+    # the options as the game was made, before any bot's code runs (the views share `game`)
+    options_json = json.dumps(game.options, sort_keys=True)
     state = game.new_initial_state(task.seed)
     movers: list[int] = []
     for a in task.prefix_actions:
@@ -350,7 +352,7 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
             think_seconds=sum(mine), max_move_seconds=max(mine, default=0.0)))
     return GameOutcome(
         run_id=task.run_id, deal=task.deal, seating=task.seating, game=task.game,
-        options_json=json.dumps(game.options, sort_keys=True), seed=task.seed,
+        options_json=options_json, seed=task.seed,
         resample_seed=task.resample_seed, actions_json=_compact(result.actions),
         move_times_json=_compact(move_times), seats=seats,
         duration=time.perf_counter() - start, cpu_seconds=time.process_time() - cpu_start,

@@ -24,5 +24,6 @@ def bots(json_out: JsonOpt = False) -> None:
             typer.echo(f"  {key} ({o['type']}, default {o['default']!r}): {o['help']}")
     typer.echo("")
     typer.echo("python:MODULE:FACTORY(key=value,...): your own bot, made by calling "
-               "MODULE.FACTORY(key='value', ...); it needs a step(state) -> action method "
-               "(restart() and inform_action(state, player, action) are optional).")
+               "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
+               "(restart() and inform_action(view, player, action) are optional; a view is "
+               "a determinization of the bot's own seat, never the game itself).")

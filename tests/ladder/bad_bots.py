@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 import time
 from typing import Any
 
@@ -195,3 +196,155 @@ class Rollout:
 
 def rollout(playouts: str = "1", seed: str = "0") -> Rollout:
     return Rollout(playouts, seed)
+
+
+# -- bots that try to reach the referee's state --------------------------------------------------
+
+# Wild values for the engines' test hooks, by hook: each call is tried on its own (a keyword a
+# game does not know, or a value it refuses, just skips that call). Seats stay in range: an
+# out-of-range seat writes outside the view's memory (an engine matter, not the ladder's).
+_WILD_PLAYER = ({"score": 999}, {"yuan": 99, "rice": 99, "fireworks": 99},
+                {"reputation": 999}, {"money": 99, "grain": 99, "wine": 99},
+                {"hand": []}, {"wildcards": 9}, {"privileges": (5, 5)}, {"track": 99},
+                {"talents": []}, {"buildings": []}, {"donation": 9}, {"turn_number": 9})
+_WILD_BOARD = ({"month": 12}, {"display": {}}, {"round": 15}, {"piles": [[], [], []]},
+               {"virtual_number": 9}, {"supply": []}, {"order": [0]})
+
+
+def vandalise(state: Any) -> None:
+    """Everything a bot could do to what it is handed: every `_debug_*` hook with wild values,
+    actions applied to it, lists and dicts it returns mutated, its attributes and its game's
+    overwritten or deleted (the game object's class swapped). Never raises."""
+    def attempt(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            return None
+
+    n = attempt(state.num_players) or 1
+    for returned in (attempt(state.legal_actions), attempt(state.history)):
+        if isinstance(returned, list):
+            returned.append(-1)
+            returned.reverse()
+            returned.clear()
+    for returned in (attempt(state.snapshot), attempt(state.to_record)):
+        if isinstance(returned, dict):
+            for key in list(returned):
+                returned[key] = None
+            returned["seats"] = []
+    for seat in range(n):
+        for wild in _WILD_PLAYER:
+            attempt(getattr(state, "_debug_set_player", None), seat, **wild)
+        attempt(getattr(state, "_debug_policy", None), seat)
+    for wild in _WILD_BOARD:
+        attempt(getattr(state, "_debug_set_board", None), **wild)
+    attempt(getattr(state, "_debug_start_round", None), "action")
+    for _ in range(5):  # a few moves on it (whatever comes first)
+        legal = attempt(state.legal_actions) or []
+        if not legal:
+            break
+        attempt(state.apply_action, legal[-1])
+    attempt(getattr(state, "_debug_run_from", None), "final")
+    for name in dir(state):
+        if not name.startswith("__"):
+            attempt(setattr, state, name, None)
+            attempt(delattr, state, name)
+    game = getattr(state, "game", None)
+    if game is not None:
+        options = getattr(game, "options", None)
+        if isinstance(options, dict):
+            for key in list(options):
+                options[key] = 99
+            options["players"] = 9
+            options["extra"] = "yes"
+        attempt(setattr, game, "options", {"players": 1})
+
+        class Impostor(type(game)):  # type: ignore[misc]
+            NAME = "impostor"
+
+        attempt(setattr, game, "__class__", Impostor)
+        attempt(delattr, game, "options")
+
+
+class MutatingBot:
+    """Plays the first legal action of the view it is given (read before touching it), and
+    vandalises whatever it is handed, in `step` and `inform_action` alike: a referee that hands
+    bots views plays exactly the game `Polite` plays."""
+
+    def step(self, state: Any) -> int:
+        action = state.legal_actions()[0]
+        vandalise(state)
+        return action
+
+    def inform_action(self, state: Any, player: int, action: int) -> None:
+        vandalise(state)
+
+
+class Polite:
+    """MutatingBot's twin that touches nothing: the first legal action; informed, it only
+    checks that it was told plain ints."""
+
+    def step(self, state: Any) -> int:
+        return state.legal_actions()[0]
+
+    def inform_action(self, state: Any, player: int, action: int) -> None:
+        if type(player) is not int or type(action) is not int:
+            raise TypeError(f"informed of {player!r}, {action!r}: not plain ints")
+
+
+class Tamperer:
+    """Plays first-legal moves, but at its `after`-th decision walks up the call stack to the
+    referee's own state (a local called `state` that is not what it was given) and sets its own
+    score to 999 there: what no view allows, but the process does."""
+
+    def __init__(self, after: str | int = 3) -> None:
+        self.after = int(after)
+        self.calls = 0
+        self.reached = False
+
+    def step(self, state: Any) -> int:
+        self.calls += 1
+        action = state.legal_actions()[0]
+        if self.calls > self.after and not self.reached:
+            frame = sys._getframe(1)
+            while frame is not None:
+                found = frame.f_locals.get("state")
+                if found is not None and found is not state and hasattr(found, "raw_bytes"):
+                    found._debug_set_player(found.current_player(), score=999)
+                    self.reached = True
+                    break
+                frame = frame.f_back
+        return action
+
+
+class TwoFaced:
+    """Answers an object whose `__index__` gives the first legal action the first time it is
+    asked and an illegal number afterwards (or the other way round, `illegal_first`)."""
+
+    def __init__(self, illegal_first: bool = False) -> None:
+        self.illegal_first = illegal_first
+        self.given: list[int] = []
+
+    def step(self, state: Any) -> Any:
+        legal = state.legal_actions()[0]
+        answers = [max(state.legal_actions()) + 100_000, legal]
+        if not self.illegal_first:
+            answers.reverse()
+        class Answer:
+            asked = 0
+
+            def __index__(self) -> int:
+                value = answers[min(Answer.asked, 1)]
+                Answer.asked += 1
+                return value
+
+        self.given.append(answers[0])
+        return Answer()
+
+
+def mutating() -> MutatingBot:
+    return MutatingBot()
+
+
+def polite() -> Polite:
+    return Polite()
