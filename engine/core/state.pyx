@@ -13,6 +13,7 @@ Two faces of the engine live here besides the OpenSpiel API:
 """
 
 import base64
+import copy
 import hashlib
 import json
 import operator
@@ -47,6 +48,14 @@ def as_index(value, str what) -> int:
         return operator.index(value)
     except TypeError:
         raise TypeError(f"{what} must be an integer, got {_safe_repr(value)}") from None
+
+
+def _own_game(game):
+    """A copy of `game` with its own options dict: a state handed to a bot must not share the
+    Game object (and its options) with the referee's state."""
+    other = copy.copy(game)
+    other.options = dict(game.options)
+    return other
 
 
 def _safe_repr(value) -> str:
@@ -295,7 +304,7 @@ cdef class State:
     def clone(self) -> State:
         """A deep, independent copy (history and events included; a view's clone is a view)."""
         cdef State other = self._blank()
-        other._bind(self.gdef, self.game)
+        other._bind(self.gdef, _own_game(self.game))
         self.gdef.copy_state(self.data, other.data)
         other.seed = self.seed
         other.viewer = self.viewer
@@ -317,7 +326,7 @@ cdef class State:
         cdef int seat = self.seat_index(player, "player")
         cdef uint64_t s = normalize_seed(seed)
         cdef State other = self._blank()
-        other._bind(self.gdef, self.game)
+        other._bind(self.gdef, _own_game(self.game))
         self.gdef.copy_state(self.data, other.data)
         rng_seed(&rng, s)
         self.gdef.determinize(other.data, seat, &rng)
