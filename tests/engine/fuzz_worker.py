@@ -179,7 +179,7 @@ class Fuzzer:
             for k, (pname, kind) in enumerate(params):
                 if kind not in ("seat", "viewer"):
                     continue
-                valid = [default(st, p) for p in params]
+                valid = [default(kind) for _, kind in params]
                 # resample_from_infostate is State's own (engine/core/state.pyx), whose
                 # `int player` parameter overflows on a huge int (OverflowError), truncates a
                 # float, takes a bool as a seat and does not call __index__: those cases need
@@ -207,24 +207,21 @@ class Fuzzer:
                 self.check(f"{where} {m} {pname}=Liar({n},0)", st,
                            call_with(fn, valid, k, Liar(n, 0)), "refuse", lead=in_state_pyx)
 
-        # Index arguments (Mount Tai): cell, effect, talent.
-        for m, pname, size, names in (
-            ("next_to_water", "cell", 16, None),
-            ("effect_possible", "effect", 8, "names"),
-            ("level3_value", "talent", 16, "names"),
-        ):
+        # Index arguments (Mount Tai), second position: cell, effect, talent (by index or name).
+        for m, pname, names in INDEX_ARGUMENTS:
             if not hasattr(st, m):
                 continue
             fn = getattr(st, m)
+            size = len(names)
             for v in [-1, size, size + 1, *HUGE]:
                 self.check(f"{where} {m}(0, {pname}={v})", st, lambda: fn(0, v), "refuse",
                            name_in_error=pname)
             for v in junk():
-                expect = "refuse"
-                self.check(f"{where} {m}(0, {pname}={v!r})", st, lambda: fn(0, v), expect)
-            if names:
-                self.check(f"{where} {m}(0, {pname}='no such')", st, lambda: fn(0, "no such"),
-                           "refuse", name_in_error=pname)
+                self.check(f"{where} {m}(0, {pname}={v!r})", st, lambda: fn(0, v), "refuse")
+            self.check(f"{where} {m}(0, {pname}='no such')", st, lambda: fn(0, "no such"),
+                       "refuse", name_in_error=pname)
+            if all(isinstance(x, str) for x in names):
+                self.check(f"{where} {m}(0, {names[-1]!r})", st, lambda: fn(0, names[-1]), "ok")
             for v in range(size):
                 self.check(f"{where} {m}(n-1, {v})", st, lambda: fn(n - 1, v), "ok")
             ok, want = self.check(f"{where} {m}(0, 1)", st, lambda: fn(0, 1), "ok")
@@ -438,9 +435,8 @@ def call_with(fn: Callable[..., Any], args: list[Any], k: int, value: Any) -> Ca
     return lambda: fn(*args)
 
 
-def default(st: State, param: tuple[str, str]) -> Any:
-    """A valid value for a parameter of kind `param[1]`."""
-    kind = param[1]
+def default(kind: str) -> Any:
+    """A valid value for a parameter of `kind` (see STATE_METHODS)."""
     return {"seat": 0, "viewer": None, "seed": 1, "cell": 0, "effect": 0, "talent": 0}[kind]
 
 
@@ -497,6 +493,19 @@ STATE_METHODS: dict[str, tuple[tuple[str, str], ...]] = {
     "snapshot": (("hidden", "flag"),),
 }
 GAME_METHODS = {"new_initial_state", "describe_options"}
+
+
+def _index_arguments() -> list[tuple[str, str, tuple[Any, ...]]]:
+    """(method, parameter, the values it indexes) of Mount Tai's index parameters."""
+    from engine.mount_tai import data
+    from engine.mount_tai.game import CONSTANTS, TALENT_NAMES
+
+    return [("next_to_water", "cell", tuple(range(CONSTANTS["N_CELLS"]))),
+            ("effect_possible", "effect", tuple(data.EFFECTS)),
+            ("level3_value", "talent", TALENT_NAMES)]
+
+
+INDEX_ARGUMENTS = _index_arguments()
 
 
 def positions(name: str, options: dict[str, Any], seed: int) -> Iterable[tuple[str, State]]:
