@@ -7,6 +7,7 @@ the tree branches on decisions only, and every iteration's chance outcomes come 
 iteration's determinization.
 """
 
+import math
 import threading
 import time
 
@@ -19,6 +20,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from engine.core.interface cimport GameDef, MAX_GAME_PLAYERS
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_uniform
 from engine.core.state cimport State
+from engine.core.args import check_seat
 
 MODES = {"pimc": MODE_PIMC, "ismcts": MODE_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
@@ -530,6 +532,11 @@ cdef class Searcher:
         self.cfg.playout = pick(PLAYOUTS, playout, "playout")
         self.cfg.final_move = pick(FINALS, final, "final")
         self.cfg.aggregate = pick(AGGREGATES, aggregate, "aggregate")
+        for name, value in (("millis", millis), ("c", c), ("epsilon", epsilon), ("bias", bias)):
+            # NaN passes every comparison below and would make the search loop forever (a NaN
+            # deadline never passes) or select nothing; infinity is a budget that never ends.
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
         if iterations < 0 or millis < 0 or (iterations == 0 and millis == 0):
             raise ValueError("give a budget: iterations > 0 and/or millis > 0")
         if not 0.0 <= epsilon <= 1.0:
@@ -619,6 +626,11 @@ cdef class Searcher:
         return True
 
     def _run_worker(self, int i, State state, int me, long long iters, double deadline) -> None:
+        """Run worker `i`'s iterations (called by `search`, one thread per worker)."""
+        if self.workers == NULL or not 0 <= i < self.n_workers or state.gdef != self.g:
+            raise ValueError(f"no worker {i} set up for this state's game")
+        if not 0 <= me < self.n_players:
+            raise ValueError(f"player must be a seat in 0..{self.n_players - 1}, got {me}")
         cdef Worker* w = &self.workers[i]
         cdef const GameDef* g = self.g
         cdef const SearchConfig* cfg = &self.cfg
@@ -630,7 +642,10 @@ cdef class Searcher:
     def search(self, State state, player=None) -> dict:
         """Search from `state` for `player` (default: the player to move). The state is only
         read; every iteration starts from a determinization of it from `player`'s view.
-        Returns the chosen action and the root statistics."""
+        Returns the chosen action and the root statistics.
+
+        `player` must be a seat of `state` (ValueError otherwise; TypeError for what is not an
+        integer, bool included): the search indexes per-seat arrays with it."""
         cdef int i, k, t, me
         cdef Worker* w
         cdef Tree* tree
@@ -639,7 +654,7 @@ cdef class Searcher:
         cdef long long per
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
-        me = state.current_player() if player is None else player
+        me = state.current_player() if player is None else check_seat(state, player, "player")
         if self.g != state.gdef or self.workers == NULL:
             self._setup(state)
         elif self.n_players != self.g.num_players(state.data):

@@ -4,7 +4,7 @@
 # stays a plain memcpy-able block, and seeding from any 64-bit value gives a good stream.
 # All functions are inline, nogil and never fail.
 
-from libc.stdint cimport uint64_t, uint32_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t
 
 ctypedef struct Rng:
     uint64_t state      # the whole generator; copying the struct forks the stream
@@ -33,3 +33,21 @@ cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
 cdef inline double rng_uniform(Rng* r) noexcept nogil:
     """A uniform double in [0, 1)."""
     return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline void rng_shuffle_u8(Rng* r, uint8_t* a, int n) noexcept nogil:
+    """Shuffle a[0:n] in place, uniformly (Fisher-Yates), for any n (n <= 1 leaves `a` as is).
+
+    The draw sequence is part of every seeded game, stored record and test: the loop runs
+    i = n-1 down to 1, swapping a[i] with a[j], j = rng_below(r, i + 1) (one draw per i, none
+    for n <= 1). Every shuffle in both games used exactly this order and these bounds before
+    they were merged here; changing either changes every seeded game.
+    """
+    cdef int i = n - 1, j
+    cdef uint8_t t
+    while i > 0:
+        j = <int>rng_below(r, <uint32_t>(i + 1))
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1

@@ -15,6 +15,7 @@ from engine.dragon.rules cimport (
     dragon_debug_start_round, dragon_debug_run_flow, dragon_debug_recount,
 )
 
+from engine.core.args import as_index, check_seat, check_optional_seat
 from engine.core.errors import OptionError
 from engine.core.game import Game, Option
 from engine.dragon import data, text
@@ -220,23 +221,23 @@ cdef class DragonState(State):
         return text.decision_text(self.snapshot())
 
     def action_to_string(self, action) -> str:
-        """The action in words, as the player to move would read it now."""
-        return text.action_text(self.snapshot(), int(action))
+        """The action in words, as the player to move would read it now (any integer: one
+        that is no action says so; TypeError for what is not an integer)."""
+        return text.action_text(self.snapshot(), as_index(action, "action"))
 
     def __str__(self) -> str:
         return text.board_text(self.snapshot())
 
     def compact_str(self, viewer=None) -> str:
-        """The board in about 30 lines of 80 columns (for play in a terminal)."""
-        return text.compact_text(self.snapshot(), viewer)
+        """The board in about 30 lines of 80 columns (for play in a terminal), marking the seat
+        `viewer` (None: no seat) as "you"."""
+        return text.compact_text(self.snapshot(), check_optional_seat(self, viewer, "viewer"))
 
-    def information_state_string(self, int player) -> str:
+    def information_state_string(self, player) -> str:
         """Everything `player` knows: the board and every decision taken so far (all are public;
         the history also fixes where a multi-step decision stands, e.g. which palaces a drought
         has already hit). Only the future action-card splits are unknown, and they are not in it."""
-        n = self.num_players()
-        if not 0 <= player < n:
-            raise ValueError(f"player must be a seat in 0..{n - 1}, got {player}")
+        player = check_seat(self, player, "player")
         return (f"seen by player {player}\n" + text.board_text(self.snapshot())
                 + "\nhistory: " + " ".join(map(str, self._history)))
 

@@ -9,7 +9,7 @@ values come from `data.py`, copied into the C tables below when this module is i
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below
+from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.dragon.state cimport *
 from engine.dragon.knowledge cimport dragon_move_prior, dragon_evaluate
@@ -231,18 +231,6 @@ cdef void compute_order(DragonStruct* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Setup.
 
-cdef void shuffle_u8(Rng* rng, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    i = n - 1
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
-
-
 cdef void lay_event_row(DragonStruct* s) noexcept nogil:
     """Two Peace tiles, then the ten others drawn one by one left to right; a tile identical to a
     neighbour slides to the next free space (the whole draw is redone if one fits nowhere)."""
@@ -253,7 +241,7 @@ cdef void lay_event_row(DragonStruct* s) noexcept nogil:
     s.events[1] = EV_PEACE
     while not ok:
         memcpy(tiles, EVENT_TILES, sizeof(tiles))
-        shuffle_u8(&s.rng, tiles, N_MONTHS - 2)
+        rng_shuffle_u8(&s.rng, tiles, N_MONTHS - 2)
         for slot in range(2, N_MONTHS):
             s.events[slot] = NONE8
         ok = True
@@ -398,7 +386,7 @@ cdef void deal_cards(DragonStruct* s) noexcept nogil:
     cdef int i, g, j, idx = 0, n = s.opt.n_players
     for i in range(s.n_cards):
         cards[i] = <uint8_t>i
-    shuffle_u8(&s.rng, cards, s.n_cards)
+    rng_shuffle_u8(&s.rng, cards, s.n_cards)
     for g in range(n):
         for j in range(GROUP_SIZE[n][s.opt.great_wall][g]):
             s.card_group[cards[idx]] = <uint8_t>g

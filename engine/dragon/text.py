@@ -49,13 +49,15 @@ def _palace_desc(palace: dict[str, Any]) -> str:
     return f"{floors} floor{'s' if floors != 1 else ''}, {n} person{'s' if n != 1 else ''}"
 
 
-def _card_amount(seat: dict[str, Any], card: int) -> int:
+def _card_amount(seat: dict[str, Any] | None, card: int) -> int:
+    """What the card gives `seat` (its printed amount plus the seat's symbols; the printed
+    amount alone when no seat is to move)."""
     base = data.CARDS[card][1]
     kind = data.CARD_KIND[card]
-    return base + (seat["symbols"][kind] if kind is not None else 0)
+    return base + (seat["symbols"][kind] if kind is not None and seat is not None else 0)
 
 
-def _card_gain(seat: dict[str, Any], card: int) -> str:
+def _card_gain(seat: dict[str, Any] | None, card: int) -> str:
     amount = _card_amount(seat, card)
     return {
         0: f"+{amount} yuan",
@@ -76,7 +78,8 @@ def _group_fee(snap: Snapshot, card: int) -> str:
 
 
 def action_text(snap: Snapshot, a: int) -> str:
-    """One action in words for the player to move in `snap`."""
+    """One action in words for the player to move in `snap` (any action id, legal now or not,
+    and also once the game is over: then without that player's numbers)."""
     L = _layout()
     nt = _n_types()
     cur = snap["current_player"]
@@ -98,10 +101,14 @@ def action_text(snap: Snapshot, a: int) -> str:
         b = a - L["wall"]
         return f"build the wall ({_group_fee(snap, 7)}): tile with {data.WALL_BONUSES[b]}"
     if a == L["topup"]:
+        if seat is None:
+            return f"no action: money up to {data.TOPUP_TO} yuan"
         gain = max(0, data.TOPUP_TO - seat["yuan"])
         return f"no action: money up to {data.TOPUP_TO} yuan (+{gain})"
     if a < L["play"]:
         p = a - L["build"]
+        if seat is None:
+            return f"floor on palace {p + 1}"
         palaces = seat["palaces"]
         if p >= len(palaces):
             return "floor for a new palace"
@@ -121,7 +128,9 @@ def action_text(snap: Snapshot, a: int) -> str:
     if a < L["replace"]:
         p = a - L["place"]
         who = type_name(snap["pending_type"]) if snap["pending_type"] is not None else "person"
-        return f"place the {who} in palace {p + 1} ({_palace_desc(seat['palaces'][p])})"
+        palaces = seat["palaces"] if seat is not None else []
+        desc = _palace_desc(palaces[p]) if p < len(palaces) else "no such palace yet"
+        return f"place the {who} in palace {p + 1} ({desc})"
     if a < L["discard_new"]:
         key = a - L["replace"]
         who = type_name(snap["pending_type"]) if snap["pending_type"] is not None else "newcomer"
@@ -134,7 +143,7 @@ def action_text(snap: Snapshot, a: int) -> str:
         return f"release the {type_name(key % nt)} from palace {key // nt + 1}"
     if a < L["flood"]:
         p = a - L["quake"]
-        palaces = seat["palaces"]
+        palaces = seat["palaces"] if seat is not None else []
         desc = _palace_desc(palaces[p]) if p < len(palaces) else "?"
         return f"earthquake: palace {p + 1} loses a floor ({desc})"
     if a < L["tornado"]:

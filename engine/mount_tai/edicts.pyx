@@ -4,7 +4,7 @@ face-down ones (see edicts.pxd)."""
 
 from libc.stdint cimport uint8_t, uint32_t
 
-from engine.core.rng cimport Rng, rng_below
+from engine.core.rng cimport Rng, rng_shuffle_u8
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
 
@@ -99,18 +99,6 @@ cdef int edict_slot_tier(int layout, bint tiered, int slot) noexcept nogil:
     return 0
 
 
-cdef void shuffle(Rng* rng, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    i = n - 1
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
-
-
 cdef int tiles_of_tier(int tier, uint8_t* out) noexcept nogil:
     cdef int n, k = 0
     for n in range(1, N_TILES + 1):
@@ -135,9 +123,9 @@ cdef void edict_deal(MTPlayer* pl, int layout, bint hidden, bint tiered, Rng* rn
     n1 = tiles_of_tier(1, t1)
     n2 = tiles_of_tier(2, t2)
     n3 = tiles_of_tier(3, t3)
-    shuffle(rng, t1, n1)
-    shuffle(rng, t2, n2)
-    shuffle(rng, t3, n3)
+    rng_shuffle_u8(rng, t1, n1)
+    rng_shuffle_u8(rng, t2, n2)
+    rng_shuffle_u8(rng, t3, n3)
     if layout == LAY_PYRAMID:
         for slot in range(29):
             tier = SLOT_TIER_PYRAMID[slot]
@@ -166,7 +154,7 @@ cdef void edict_deal(MTPlayer* pl, int layout, bint hidden, bint tiered, Rng* rn
                     i3 += 1
     elif layout == LAY_STACKS:
         k = tiles_of_tier(0, rest)
-        shuffle(rng, rest, k)
+        rng_shuffle_u8(rng, rest, k)
         for slot in range(28):
             pl.slot_tile[slot] = rest[slot]
     else:
@@ -179,7 +167,7 @@ cdef void edict_deal(MTPlayer* pl, int layout, bint hidden, bint tiered, Rng* rn
         for i in range(n3):
             rest[nrest] = t3[i]
             nrest += 1
-        shuffle(rng, rest, nrest)
+        rng_shuffle_u8(rng, rest, nrest)
         ntop = 0
         for i in range(n1):
             top[ntop] = t1[i]
@@ -190,7 +178,7 @@ cdef void edict_deal(MTPlayer* pl, int layout, bint hidden, bint tiered, Rng* rn
             top[ntop] = rest[i]
             ntop += 1
             i += 1
-        shuffle(rng, top, ntop)
+        rng_shuffle_u8(rng, top, ntop)
         for slot in range(k):
             pl.slot_tile[slot] = top[slot]
         for slot in range(k, N_SLOTS_OF[LAY_STEPS]):
@@ -238,7 +226,7 @@ cdef void edict_redeal(MTPlayer* pl, int layout, bint tiered, Rng* rng) noexcept
                 continue
             pool[k] = <uint8_t>n
             k += 1
-        shuffle(rng, pool, k)
+        rng_shuffle_u8(rng, pool, k)
         i = 0
         m = down
         while m:

@@ -17,6 +17,7 @@ from engine.mount_tai.edicts cimport edict_uncovered, edict_slot_count
 from engine.mount_tai.mountain cimport to_map, next_to_water, cell_height
 from engine.mount_tai.scoring cimport solo_goal, solo_goal_reached, skill3_value
 
+from engine.core.args import as_index, check_range, check_seat, check_optional_seat, check_name_or_index
 from engine.core.errors import OptionError
 from engine.core.game import Game, Option
 from engine.mount_tai import data, text
@@ -199,12 +200,9 @@ cdef MTOptions _options(dict opts):
 
 
 def _index(names, value, what) -> int:
-    if isinstance(value, int):
-        return value
-    try:
-        return names.index(value)
-    except ValueError:
-        raise ValueError(f"unknown {what} {value!r}") from None
+    """An index into `names` given as a name or an index (range-checked); see
+    engine.core.args.check_name_or_index."""
+    return check_name_or_index(names, value, what)
 
 
 cdef class MountTaiState(State):
@@ -327,17 +325,26 @@ cdef class MountTaiState(State):
             snap["virtual_tiles"] = [s.vp_tiles[j] for j in range(VIRTUAL_TILES)] if s.opt.solo else []
         return snap
 
-    def next_to_water(self, int seat, int cell) -> bool:
-        """Whether fief cell `cell` of `seat` is next to water (the reclamation rule)."""
-        return bool(next_to_water(self._s(), seat, cell))
+    def next_to_water(self, seat, cell) -> bool:
+        """Whether fief cell `cell` (0..15) of `seat` is next to water (the reclamation rule).
+        TypeError / ValueError for a seat or cell that is not one."""
+        cdef int i = check_seat(self, seat)
+        cdef int l = check_range(cell, "cell", 0, N_CELLS)
+        return bool(next_to_water(self._s(), i, l))
 
-    def effect_possible(self, int seat, effect) -> bool:
-        """Whether edict effect `effect` (index or name) has anything `seat` could do now."""
-        return bool(mt_effect_possible(self._s(), seat, _index(data.EFFECTS, effect, "effect")))
+    def effect_possible(self, seat, effect) -> bool:
+        """Whether edict effect `effect` (index or name) has anything `seat` could do now.
+        TypeError / ValueError for a seat or effect that is not one."""
+        cdef int i = check_seat(self, seat)
+        cdef int e = _index(data.EFFECTS, effect, "effect")
+        return bool(mt_effect_possible(self._s(), i, e))
 
-    def level3_value(self, int seat, talent) -> int:
-        """What talent `talent`'s level 3 skill would give `seat` if the game ended now."""
-        return skill3_value(self._s(), seat, _index(TALENT_NAMES, talent, "talent"))
+    def level3_value(self, seat, talent) -> int:
+        """What talent `talent`'s (index or name) level 3 skill would give `seat` if the game
+        ended now. TypeError / ValueError for a seat or talent that is not one."""
+        cdef int i = check_seat(self, seat)
+        cdef int k = _index(TALENT_NAMES, talent, "talent")
+        return skill3_value(self._s(), i, k)
 
     def solo_goal(self) -> int | None:
         """The reputation a solo game must reach (None in a multi-player game)."""
@@ -378,22 +385,22 @@ cdef class MountTaiState(State):
         return text.decision_text(self.snapshot())
 
     def action_to_string(self, action) -> str:
-        """The action in words, as the player to move would read it now."""
-        return text.action_text(self.snapshot(), int(action))
+        """The action in words, as the player to move would read it now (any integer: one
+        that is no action says so; TypeError for what is not an integer)."""
+        return text.action_text(self.snapshot(), as_index(action, "action"))
 
     def __str__(self) -> str:
         return text.board_text(self.snapshot(hidden=False), summary=self.final_summary())
 
     def compact_str(self, viewer=None) -> str:
-        """The board in about 30 lines of 80 columns (for play in a terminal)."""
-        return text.compact_text(self.snapshot(), viewer)
+        """The board in about 30 lines of 80 columns (for play in a terminal), marking the seat
+        `viewer` (None: no seat) as "you"."""
+        return text.compact_text(self.snapshot(), check_optional_seat(self, viewer, "viewer"))
 
-    def information_state_string(self, int player) -> str:
+    def information_state_string(self, player) -> str:
         """Everything `player` knows: the public board (face-down cards and tiles as '?') and
         the actions so far (every decision in Mount Tai is public)."""
-        n = self.num_players()
-        if not 0 <= player < n:
-            raise ValueError(f"player must be a seat in 0..{n - 1}, got {player}")
+        player = check_seat(self, player, "player")
         return (f"seen by player {player}\n"
                 + text.board_text(self.snapshot(hidden=False), summary=None)
                 + "\nhistory: " + " ".join(map(str, self._history)))

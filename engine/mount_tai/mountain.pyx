@@ -3,7 +3,7 @@
 
 from libc.string cimport memset
 
-from engine.core.rng cimport Rng, rng_below
+from engine.core.rng cimport Rng, rng_below, rng_shuffle_u8
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.mountain cimport map_height
@@ -34,24 +34,14 @@ cdef inline void rotated(int n, int rot, int r, int c, int* rr, int* cc) noexcep
     cc[0] = c
 
 
-cdef void shuffle4(Rng* rng, uint8_t* a) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(3, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-
-
 cdef void mt_lay_mountain(MTState* s) noexcept nogil:
     cdef int q, r, c, rr, cc, g, t
     memset(s.map, 0, sizeof(s.map))
     for q in range(4):
         s.large_at[q] = <uint8_t>q
         s.small_at[q] = <uint8_t>q
-    shuffle4(&s.rng, s.large_at)
-    shuffle4(&s.rng, s.small_at)
+    rng_shuffle_u8(&s.rng, s.large_at, 4)
+    rng_shuffle_u8(&s.rng, s.small_at, 4)
     for q in range(4):
         s.rot_large[q] = <uint8_t>rng_below(&s.rng, 4)
         s.rot_small[q] = <uint8_t>rng_below(&s.rng, 4)

@@ -12,7 +12,7 @@ possibilities in checks.pyx and the legal-action lists in legal.pyx.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below
+from engine.core.rng cimport Rng, rng_seed, rng_next, rng_shuffle_u8
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
@@ -89,18 +89,6 @@ cdef void gain_talent(MTState* s, int seat, int kind, int level, bint carried) n
 # ---------------------------------------------------------------------------------------------
 # Setup.
 
-cdef void shuffle(Rng* rng, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    i = n - 1
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
-
-
 cdef void mt_init(MTState* s, const MTOptions* o, uint64_t seed) noexcept nogil:
     cdef int i, n = o.n_players, g
     cdef uint8_t tutors[N_TUTORS]
@@ -139,7 +127,7 @@ cdef void mt_init(MTState* s, const MTOptions* o, uint64_t seed) noexcept nogil:
             if n >= T.tutor_min_players[i]:
                 tutors[nt] = <uint8_t>i
                 nt += 1
-        shuffle(&s.rng, tutors, nt)
+        rng_shuffle_u8(&s.rng, tutors, nt)
         for i in range(n):
             s.p[i].tutor = tutors[i]
     if o.challenge:

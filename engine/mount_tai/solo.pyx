@@ -3,24 +3,12 @@
 
 from libc.stdint cimport uint8_t
 
-from engine.core.rng cimport Rng, rng_below
+from engine.core.rng cimport Rng, rng_shuffle_u8
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.supply cimport blueprint_discard
 
 cdef const MTTables* T = mt_tables()
-
-
-cdef void shuffle(Rng* rng, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    i = n - 1
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
 
 
 cdef int fill_tier(MTState* s, Rng* rng, int tier, int at, int count, unsigned int exclude) noexcept nogil:
@@ -32,7 +20,7 @@ cdef int fill_tier(MTState* s, Rng* rng, int tier, int at, int count, unsigned i
         if T.tier[n] == tier and not ((exclude >> (n - 1)) & 1):
             pool[k] = <uint8_t>n
             k += 1
-    shuffle(rng, pool, k)
+    rng_shuffle_u8(rng, pool, k)
     for i in range(count):
         s.vp_tiles[at + i] = pool[i]
     return at + count

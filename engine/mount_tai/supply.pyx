@@ -4,23 +4,11 @@ supply.pxd)."""
 
 from libc.stdint cimport uint8_t
 
-from engine.core.rng cimport Rng, rng_below
+from engine.core.rng cimport Rng, rng_below, rng_shuffle_u8
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
 
 cdef const MTTables* T = mt_tables()
-
-
-cdef void shuffle(Rng* rng, uint8_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    i = n - 1
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
 
 
 cdef inline int board_players(const MTState* s) noexcept nogil:
@@ -47,7 +35,7 @@ cdef void supply_lay_board(MTState* s) noexcept nogil:
         c = T.event_zero_colour
         tiles[c][rng_below(&s.rng, nt[c])] = T.event_zero_tile
     for c in range(4):
-        shuffle(&s.rng, tiles[c], nt[c])
+        rng_shuffle_u8(&s.rng, tiles[c], nt[c])
     for r in range(ROUNDS_PER_YEAR):
         s.event_used[r] = 0
         for c in range(N_EVENT_SPACES):
@@ -58,12 +46,12 @@ cdef void supply_lay_board(MTState* s) noexcept nogil:
                 s.event_tile[r][c] = NONE8
     for i in range(N_SEASONS):
         perm[i] = T.bonus_types[i]
-    shuffle(&s.rng, perm, N_SEASONS)
+    rng_shuffle_u8(&s.rng, perm, N_SEASONS)
     for i in range(N_SEASONS):
         s.season_bonus[i] = perm[i]
     for i in range(N_PRAISES):
         perm[i] = <uint8_t>i
-    shuffle(&s.rng, perm, N_PRAISES)
+    rng_shuffle_u8(&s.rng, perm, N_PRAISES)
     for j in range(2):
         for i in range(N_SEASONS):
             s.praise[j][i] = perm[j * N_SEASONS + i]
@@ -107,7 +95,7 @@ cdef void supply_deal(MTState* s) noexcept nogil:
                 for j in range(counts[k]):
                     cards[n] = <uint8_t>k
                     n += 1
-        shuffle(&s.rng, cards, n)
+        rng_shuffle_u8(&s.rng, cards, n)
         at = 0
         for pile in range(N_PILES):
             if T.pile_colour[pile] != c:
@@ -137,7 +125,7 @@ cdef void supply_deal(MTState* s) noexcept nogil:
             s.supply[n] = <uint8_t>kind
             n += 1
     s.supply_n = <uint8_t>n
-    shuffle(&s.rng, s.supply, n)
+    rng_shuffle_u8(&s.rng, s.supply, n)
     s.bp_n = 0
     blueprint_refill(s)
 
@@ -208,7 +196,7 @@ cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil:
                 for j in range(counts[k] - s.talent_seen[k]):
                     cards[n] = <uint8_t>k
                     n += 1
-        shuffle(rng, cards, n)
+        rng_shuffle_u8(rng, cards, n)
         at = 0
         for pile in range(N_PILES):
             if T.pile_colour[pile] != c:
@@ -216,4 +204,4 @@ cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil:
             for j in range(1, s.pile_n[pile]):
                 s.pile[pile][j] = cards[at]
                 at += 1
-    shuffle(rng, s.supply, s.supply_n)
+    rng_shuffle_u8(rng, s.supply, s.supply_n)

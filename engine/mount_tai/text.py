@@ -83,7 +83,8 @@ def action_text(snap: Snapshot, a: int) -> str:
         return f"edict {t}" if isinstance(t, int) else f"slot {slot}"
 
     if a < L["tidy"]:
-        t = seat["slots"][a - L["use"]]
+        s = a - L["use"]
+        t = seat["slots"][s] if seat and s < len(seat["slots"]) else None
         return f"use {tile_text(t)}" if isinstance(t, int) else f"use slot {a}"
     if a < L["remove"]:
         return f"tidy up: remove {slot_tile(a - L['tidy'])}"

@@ -17,6 +17,7 @@ from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_uniform
 from engine.core.eventlog cimport EventLog, ev_emit, EV_NONE
 from engine.core.state cimport State
 
+from engine.core.args import as_index, check_seat
 from engine.core.events import EventKind, EventTable
 from engine.core.game import Game, Option
 
@@ -181,9 +182,13 @@ cdef class FusionState(State):
         return st
 
     def action_to_string(self, action) -> str:
-        return ACTION_NAMES[action] if 0 <= action < N_ACTIONS else f"action {action}"
+        """The action's name (any integer: one that is no action says so)."""
+        a = as_index(action, "action")
+        return ACTION_NAMES[a] if 0 <= a < N_ACTIONS else f"action {a}"
 
-    def information_state_string(self, int player) -> str:
+    def information_state_string(self, player) -> str:
+        """The seat and the moves so far."""
+        player = check_seat(self, player, "player")
         return f"p{player} " + " ".join(ACTION_NAMES[a] for a in self._history)
 
     def __str__(self) -> str:

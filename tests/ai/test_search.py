@@ -134,6 +134,10 @@ def test_a_bot_never_reads_hidden_information():
     (dict(iterations=10, epsilon=2.0), "epsilon"),
     (dict(iterations=10, threads=0), "threads"),
     (dict(iterations=10, playout="smart"), "playout must be one of"),
+    (dict(millis=float("nan")), "millis must be a finite number"),
+    (dict(iterations=0, millis=float("inf")), "millis must be a finite number"),
+    (dict(iterations=10, c=float("nan")), "c must be a finite number"),
+    (dict(iterations=10, bias=float("inf")), "bias must be a finite number"),
 ])
 def test_bad_configuration(bad, message):
     with pytest.raises(ValueError, match=message):
@@ -145,3 +149,31 @@ def test_terminal_state_cannot_be_searched():
     s.apply_action(0)
     with pytest.raises(ValueError, match="game is over"):
         Searcher(iterations=10).search(s)
+
+
+@pytest.mark.parametrize("player", [-1, 2, 3, 10**6, 2**31, 2**63, -2**63, 2**64 + 5])
+def test_search_refuses_a_player_that_is_not_a_seat(player):
+    """Not a seat of the state: a clear ValueError (the search indexes per-seat arrays with it;
+    a far seat used to crash the process)."""
+    s = engine.load_game("dragon", players=2).new_initial_state(4)
+    before = s.raw_bytes()
+    with pytest.raises(ValueError, match=rf"player must be a seat in 0\.\.1 .*got {player}"):
+        Searcher(iterations=10).search(s, player)
+    assert s.raw_bytes() == before
+
+
+@pytest.mark.parametrize("player", [True, False, "0", 0.0, [0], b"0", object()])
+def test_search_refuses_a_player_that_is_not_an_int(player):
+    s = engine.load_game("dragon", players=2).new_initial_state(4)
+    with pytest.raises(TypeError, match="player must be an integer"):
+        Searcher(iterations=10).search(s, player)
+
+
+def test_search_takes_any_seat_and_none_means_the_player_to_move():
+    s = engine.load_game("dragon", players=2).new_initial_state(4)
+    me = s.current_player()
+    by_default = Searcher(iterations=30, seed=3, reuse=False).search(s)
+    explicit = Searcher(iterations=30, seed=3, reuse=False).search(s, me)
+    assert by_default["action"] == explicit["action"] and by_default["root"] == explicit["root"]
+    other = Searcher(iterations=30, seed=3, reuse=False).search(s, 1 - me)
+    assert other["action"] in s.legal_actions()
