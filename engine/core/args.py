@@ -17,6 +17,16 @@ import operator
 from typing import Any, Sequence
 
 
+def safe_repr(value: Any) -> str:
+    """repr() that cannot fail or run long on a caller's object (a bot's object may do anything
+    in `__repr__`), cut to 80 characters."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__} object>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def as_index(value: Any, name: str) -> int:
     """`value` as a plain int (converted once, with operator.index); TypeError if it is not an
     integer. bool is refused: True as "seat 1" is almost certainly a bug in the caller."""
@@ -25,7 +35,9 @@ def as_index(value: Any, name: str) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
+        raise TypeError(
+            f"{name} must be an integer, got {type(value).__name__} {safe_repr(value)}"
+        ) from None
 
 
 def check_range(value: Any, name: str, low: int, high: int) -> int:

@@ -26,6 +26,7 @@ from libc.stdint cimport uint64_t
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER, MAX_GAME_PLAYERS
 from engine.core.rng cimport Rng, rng_seed
 from engine.core.eventlog cimport EventLog, RawEvent, ev_attach
+from engine.core.args import as_index, check_seat, safe_repr as _safe_repr
 from engine.core.errors import IllegalActionError, RecordError
 from engine.core.events import EMPTY_TABLE, Event
 
@@ -39,32 +40,12 @@ _INT_MIN = -(1 << 31)
 _INT_MAX = (1 << 31) - 1
 
 
-def as_index(value, str what) -> int:
-    """`value` as a Python int, converted once (`operator.index`); bools are refused.
-    TypeError names `what` and the value."""
-    if isinstance(value, bool):
-        raise TypeError(f"{what} must be an integer, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {_safe_repr(value)}") from None
-
-
 def _own_game(game):
     """A copy of `game` with its own options dict: a state handed to a bot must not share the
     Game object (and its options) with the referee's state."""
     other = copy.copy(game)
     other.options = dict(game.options)
     return other
-
-
-def _safe_repr(value) -> str:
-    """repr() that cannot fail or run long (a bot's object may do anything in __repr__)."""
-    try:
-        text = repr(value)
-    except Exception:
-        return f"<{type(value).__name__} object>"
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def normalize_seed(seed) -> int:
@@ -83,6 +64,12 @@ cdef class State:
 
     # The game's event kinds (games set their own table).
     EVENT_TABLE = EMPTY_TABLE
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(
+            f"{type(self).__name__} is not made directly: use load_game(...).new_initial_state()"
+            " or State.from_json()"
+        )
 
     def __cinit__(self):
         self.data = NULL
@@ -132,11 +119,7 @@ cdef class State:
     def seat_index(self, value, str what="player") -> int:
         """`value` as a seat of this game: TypeError for a non-integer, ValueError naming `what`
         and the allowed range for an integer that is not a seat."""
-        v = as_index(value, what)
-        n = self.gdef.num_players(self.data)
-        if not 0 <= v < n:
-            raise ValueError(f"{what} must be a seat in 0..{n - 1}, got {v}")
-        return v
+        return check_seat(self, value, what)
 
     # -- the game flow --------------------------------------------------------------------------
 
@@ -471,7 +454,7 @@ cdef class State:
         for i, a in enumerate(actions):
             while pending and pending[0][0] == i:
                 _, player, seed = pending.pop(0)
-                state = state.resample_from_infostate(player, seed)
+                state = _resampled(state, player, seed)
             if isinstance(a, bool) or not isinstance(a, int):
                 raise RecordError(f"action #{i} of the record is {a!r}, not an integer")
             try:
@@ -481,7 +464,7 @@ cdef class State:
         for _, player, seed in pending:
             if _ != len(actions):
                 raise RecordError(f"a resample at move {_} is past the record's end")
-            state = state.resample_from_infostate(player, seed)
+            state = _resampled(state, player, seed)
         return state
 
     @staticmethod
@@ -491,6 +474,8 @@ cdef class State:
             record = json.loads(text)
         except (TypeError, json.JSONDecodeError) as e:
             raise RecordError(f"the game record is not valid JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("the game record is not valid JSON: nested too deeply") from None
         return State.from_record(record)
 
     def __reduce__(self):
@@ -561,6 +546,14 @@ cdef class State:
             f"<{type(self).__name__} {self.game.name} players={self.num_players()} "
             f"move={len(self._history)}{' over' if self.is_terminal() else ''}{view}>"
         )
+
+
+def _resampled(State state, player, seed) -> State:
+    """A record's determinization entry replayed (records written before views existed)."""
+    try:
+        return state.resample_from_infostate(player, seed)
+    except (TypeError, ValueError) as e:
+        raise RecordError(f"a resample entry of the record is invalid: {e}") from None
 
 
 def _from_json(text):

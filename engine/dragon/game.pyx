@@ -243,13 +243,18 @@ cdef class DragonState(State):
 
     # -- test hooks: build rulebook positions by hand ----------------------------------------
 
-    def _debug_set_player(self, int seat, *, yuan=None, rice=None, fireworks=None, score=None,
+    def _debug_set_player(self, seat, *, yuan=None, rice=None, fireworks=None, score=None,
                           track=None, palaces=None, hand=None, wildcards=None,
                           privileges=None, wall_unused=None) -> None:
         """Overwrite parts of one seat (tests only). `palaces` is a list of (floors, [person
         type names or indices]); `hand` a list of kind names; `privileges` (small, large)."""
+        seat = check_seat(self, seat, "seat")
+        if palaces is not None and len(palaces) > MAX_PALACES:
+            raise ValueError(f"at most {MAX_PALACES} palaces, got {len(palaces)}")
+        if palaces is not None and sum(len(persons) for _, persons in palaces) > MAX_PERSONS:
+            raise ValueError(f"at most {MAX_PERSONS} persons")
         cdef DragonStruct* s = self._s()
-        cdef DragonPlayer* pl = &s.p[seat]
+        cdef DragonPlayer* pl = &s.p[<int>seat]
         cdef int j, p
         if yuan is not None:
             pl.yuan = yuan

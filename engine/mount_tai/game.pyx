@@ -407,15 +407,16 @@ cdef class MountTaiState(State):
 
     # -- test hooks: build rulebook positions by hand ----------------------------------------
 
-    def _debug_set_player(self, int seat, *, money=None, grain=None, wine=None, reputation=None,
+    def _debug_set_player(self, seat, *, money=None, grain=None, wine=None, reputation=None,
                           cells=None, talents=None, buildings=None, tiles=None, firsts=None,
                           tutor=None, turn_number=None, donation=None, tier3=None) -> None:
         """Overwrite parts of one seat (tests only). `cells` maps fief cells (a, b) or indices
         to "settlement" / "farmland" / "town" / "ascent" / "barren"; `talents` is a list of
         (name, level); `buildings` a list of names; `tiles` maps slots to edict numbers (0 =
         empty)."""
+        seat = check_seat(self, seat, "seat")
         cdef MTState* s = self._s()
-        cdef MTPlayer* pl = &s.p[seat]
+        cdef MTPlayer* pl = &s.p[<int>seat]
         cdef int j
         if money is not None:
             pl.res[RES_MONEY] = money
@@ -526,9 +527,9 @@ cdef class MountTaiState(State):
         if builder_mark is not None:
             s.builder_mark = _index(BUILDING_NAMES, builder_mark, "building")
 
-    def _debug_policy(self, int seat) -> None:
+    def _debug_policy(self, seat) -> None:
         """Make it `seat`'s policy decision now (the round continues in turn order); tests only."""
-        mt_debug_policy(self._s(), seat)
+        mt_debug_policy(self._s(), check_seat(self, seat, "seat"))
 
     def _debug_run_from(self, str step) -> None:
         """Run the automatic flow from `step` ("order", "events", "settle", "settle end",

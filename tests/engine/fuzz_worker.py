@@ -437,7 +437,8 @@ def call_with(fn: Callable[..., Any], args: list[Any], k: int, value: Any) -> Ca
 
 def default(kind: str) -> Any:
     """A valid value for a parameter of `kind` (see STATE_METHODS)."""
-    return {"seat": 0, "viewer": None, "seed": 1, "cell": 0, "effect": 0, "talent": 0}[kind]
+    return {"seat": 0, "viewer": None, "seed": 1, "cell": 0, "effect": 0, "talent": 0,
+            "move": None}[kind]
 
 
 def same_answer(a: Any, b: Any) -> bool:
@@ -478,7 +479,10 @@ STATE_METHODS: dict[str, tuple[tuple[str, str], ...]] = {
     "decision_name": (), "history": (), "move_number": (), "returns": (), "scores": (),
     "ranks": (), "move_prior": (), "evaluate": (), "clone": (), "to_record": (), "to_json": (),
     "raw_bytes": (), "solo_goal": (), "goal_reached": (), "final_summary": (),
-    "final_breakdown": (),
+    "final_breakdown": (), "event_history": (), "raw_events": (), "is_view": (),
+    "seat_index": (("player", "seat"),),
+    # Fuzzed in tests/engine/test_events.py.
+    "events": (("move", "move"),),
     "information_state_string": (("player", "seat"),),
     "compact_str": (("viewer", "viewer"),),
     "resample_from_infostate": (("player", "seat"), ("seed", "seed")),

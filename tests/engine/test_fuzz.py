@@ -42,13 +42,10 @@ def test_public_methods_survive_adversarial_arguments(tmp_path: Path) -> None:
     run_fuzzer("core", tmp_path)
 
 
-# needs the lead's state.pyx hardening: apply_action / is_legal with ints outside the C int range
-# (OverflowError today) and with a lying __index__ (converted twice: checks one value, plays
-# another); resample_from_infostate's `int player` (OverflowError, floats truncated, bools taken,
-# no __index__); from_record / from_json replaying huge actions or resample seats (OverflowError)
-# and deeply nested JSON (RecursionError). Remove the marker once state.pyx is hardened.
-@pytest.mark.xfail(reason="needs the lead's state.pyx hardening (engine/core/state.pyx)",
-                   strict=False)
+# The engine core's own cases: apply_action / is_legal with ints outside the C int range and with
+# a lying __index__ (converted once: the value checked is the value played);
+# resample_from_infostate's player; from_record / from_json replaying huge actions or resample
+# seats, and deeply nested JSON.
 def test_state_core_survives_adversarial_arguments(tmp_path: Path) -> None:
     """The same for the cases that only engine/core/state.pyx can fix (see the comment)."""
     run_fuzzer("lead", tmp_path)
