@@ -52,6 +52,16 @@ def _kind(k: int) -> str:
     return data.KINDS[k].name if 0 <= k < len(data.KINDS) else f"person kind {k}"
 
 
+def _kinds(k: int) -> str:
+    """The plural of a person kind: 'craftsmen', 'court ladies', 'monks'."""
+    name = _kind(k)
+    if name.endswith("man"):
+        return name[:-3] + "men"
+    if name.endswith("y"):
+        return name[:-1] + "ies"
+    return name + "s"
+
+
 def _card(c: int) -> str:
     return CARD_NAMES[c] if 0 <= c < len(CARD_NAMES) else f"card {c}"
 
@@ -163,8 +173,8 @@ def _contract(c: Ctx) -> str:
             3: ("fireworks tile", None), 4: ("step on the person track", None),
             7: ("rice", "rice")}.get(c["kind_chosen"])
     if what is None:
-        return f"{c['who']} picks its {_kind(c['kind_chosen'])}s in the contract: nothing to gain"
-    return (f"{c['who']} picks its {_kind(c['kind_chosen'])}s in the contract: "
+        return f"{c['who']} picks its {_kinds(c['kind_chosen'])} in the contract: nothing to gain"
+    return (f"{c['who']} picks its {_kinds(c['kind_chosen'])} in the contract: "
             f"{_n(c['amount'], *what)}")
 
 
@@ -172,7 +182,8 @@ def _final_rank(c: Ctx) -> str:
     place = {1: "1st", 2: "2nd", 3: "3rd"}.get(c["place"], f"{c['place']}th")
     text = f"{c['who']} finishes {place} with {c['score']} VP"
     if c["tied"] > 1:
-        text += f" (tied on VP with {c['tied'] - 1} more: the person track, space {c['track']}, decides)"
+        text += (f" (tied on VP with {c['tied'] - 1} more: the person track, space "
+                 f"{c['track']}, decides)")
     return text
 
 
@@ -201,7 +212,7 @@ def _vp_super(c: Ctx) -> str:
         kind = c["detail"]
         sym = {1: "fan", 5: "buddha", 8: "book"}.get(kind, "symbol")
         extra = " x floors" if kind == 5 else ""
-        return f"contract: its {_kind(kind)}s, {_n(c['symbols'], sym)}{extra}"
+        return f"contract: its {_kinds(kind)}, {_n(c['symbols'], sym)}{extra}"
     return f"super event {c['cause']}"
 
 

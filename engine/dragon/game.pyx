@@ -7,7 +7,7 @@ Thin wrappers: the rules run in `rules.pyx`; this module reads the struct into p
 
 from libc.stdint cimport uint64_t
 
-from engine.core.eventlog cimport EventLog
+from engine.core.eventlog cimport EventLog, RawEvent, ev_attach
 from engine.core.state cimport State
 from engine.dragon.state cimport *
 from engine.dragon.events cimport *
@@ -372,17 +372,42 @@ cdef class DragonState(State):
         if super_event is not None:
             s.super_event = data.SUPER_EVENTS.index(super_event)
 
+    cdef void _debug_log_end(self, EventLog* log, EventLog* previous) except *:
+        """Detach `log` and add its events to the last step's (a test hook's automatic steps
+        read as part of the decision before it, so `events()` shows them)."""
+        cdef int i
+        cdef RawEvent* e
+        ev_attach(previous)
+        if log.dropped:
+            raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
+        new = []
+        for i in range(log.n):
+            e = &log.ev[i]
+            new.append((e.kind, e.seat, e.cause, e.a, e.b, e.c, e.d))
+        # A new list: clones share the old one (no negative index: wraparound is off).
+        last = len(self._events) - 1
+        self._events[last] = self._events[last] + new
+
     def _debug_start_round(self, str phase) -> None:
-        """Begin a round of `phase` ("action", "person", ...) in track order; tests only."""
+        """Begin a round of `phase` ("action", "person", ...) in track order; tests only. Its
+        rule events join the last step's."""
+        cdef EventLog log
+        cdef EventLog* previous
         cdef int ph = {v: k for k, v in PHASE_NAMES.items()}[phase]
+        previous = self._log_begin(&log)
         dragon_debug_start_round(self._s(), ph)
+        self._debug_log_end(&log, previous)
 
     def _debug_run_from(self, str step) -> None:
         """Run the month-end sequence from `step`: "event", "wall", "super", "decay", "score",
-        "wall_final" or "final"; tests only."""
+        "wall_final" or "final"; tests only. Its rule events join the last step's."""
+        cdef EventLog log
+        cdef EventLog* previous
         cdef int flow = ["event", "wall", "super", "decay", "score", "wall_final", "final"].index(step)
         self._s().event_pass = 0
+        previous = self._log_begin(&log)
         dragon_debug_run_flow(self._s(), flow)
+        self._debug_log_end(&log, previous)
 
     def final_breakdown(self) -> list:
         """Victory points per seat by source (data.SCORE_SOURCES), and the total."""
