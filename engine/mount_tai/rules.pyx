@@ -431,7 +431,6 @@ cdef bint events_step(MTState* s) noexcept nogil:
         s.order_pos += 1
     s.vp_number = 0
     if s.round % 2 == 1:
-        ev_emit(EV_SETTLEMENT, EV_NONE, EV_NONE, season_of(s), year_of(s), 0, 0)
         s.flow = FLOW_SETTLE
         s.order_pos = 0
         s.sub = SS_BUILDINGS
@@ -584,6 +583,8 @@ cdef bint settle_seat_step(MTState* s, int seat) noexcept nogil:
 
 cdef bint settle_step(MTState* s) noexcept nogil:
     cdef int e
+    if s.order_pos == 0 and s.sub == SS_BUILDINGS:     # (only on entering the settlement)
+        ev_emit(EV_SETTLEMENT, EV_NONE, EV_NONE, season_of(s), year_of(s), 0, 0)
     while s.order_pos < s.n_order:
         e = s.order[s.order_pos]
         if e != VIRTUAL and settle_seat_step(s, e):
