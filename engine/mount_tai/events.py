@@ -8,7 +8,7 @@ to its final reputation (`State.scores()`).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from engine.core.events import EventKind, EventTable
 from engine.mount_tai import data
@@ -97,10 +97,6 @@ def _season(i: int) -> str:
     return data.SEASONS[i] if 0 <= i < 4 else f"season {i}"
 
 
-# Each text: a function of the decoded dict (who, seat, cause, the amounts by name).
-Text = Callable[[dict[str, Any]], str]
-
-
 def _mountain(e: dict) -> str:
     size = "large" if e["size"] == 3 else "small"
     return (f"setup: {size} mountain range tile {e['tile']} laid in quadrant {e['quadrant']}, "
@@ -152,7 +148,7 @@ def _tidy(e: dict) -> str:
 def _settle_building(e: dict) -> str:
     per = ""
     if e["tiles"]:
-        per = f" ({e['tiles']} {'farmland' if e['resource'] == 1 else 'towns'})"
+        per = f" ({e['tiles']} {'farmland' if e['resource'] == 1 else 'town(s)'})"
     return (f"{e['who']} seasonal settlement: {signed(e['amount'])} {res(e['resource'])} from "
             f"the {e['cause']}{per}")
 
@@ -171,7 +167,7 @@ def _praise(e: dict) -> str:
     if e["year"] == 0:
         cond = f"{p.measure}: {e['measure']}, needs {p.year1_at_least}"
     else:
-        cond = f"{p.measure}: {e['measure']}, {p.year2_reputation} per {p.year2_unit}"
+        cond = f"{p.measure}: {e['measure']}, {p.year2_reputation} reputation per {p.year2_unit}"
     return (f"{e['who']} {signed(e['reputation'])} reputation: Eight Praises {p.name} "
             f"({p.pinyin}; {cond})")
 
