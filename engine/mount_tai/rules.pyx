@@ -722,18 +722,24 @@ cdef void effect_done(MTState* s) noexcept nogil:
     policy_done(s)
 
 
-cdef int take_tile(MTState* s, int seat, int slot) noexcept nogil:
+cdef void reveal_events(const MTState* s, int seat, uint32_t before) noexcept nogil:
+    """An event for each of `seat`'s edict slots face up now and not in `before`."""
+    cdef const MTPlayer* pl = &s.p[seat]
+    cdef uint32_t m = pl.faceup & ~before
+    cdef int j
+    while m:
+        j = ctz(m)
+        m &= m - 1
+        ev_emit(EV_EDICT_REVEALED, seat, EV_NONE, j, pl.slot_tile[j], 0, 0)
+
+
+cdef inline int take_tile(MTState* s, int seat, int slot) noexcept nogil:
     """edict_take for `seat`, with an event for each face-down tile it uncovers (challenge
     games 5-7: what turns face up)."""
-    cdef MTPlayer* pl = &s.p[seat]
-    cdef uint32_t before = pl.faceup, m
-    cdef int tile = edict_take(pl, s.opt.layout, slot), j
+    cdef uint32_t before = s.p[seat].faceup
+    cdef int tile = edict_take(&s.p[seat], s.opt.layout, slot)
     if s.opt.hidden_edicts and ev_sink() != NULL:
-        m = pl.faceup & ~before
-        while m:
-            j = ctz(m)
-            m &= m - 1
-            ev_emit(EV_EDICT_REVEALED, seat, EV_NONE, j, pl.slot_tile[j], 0, 0)
+        reveal_events(s, seat, before)
     return tile
 
 
