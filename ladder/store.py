@@ -521,6 +521,15 @@ class Store:
 
     # -- bots and runs --------------------------------------------------------------------------
 
+    def check_bots(self, bots: list[tuple[str, str]]) -> None:
+        """Refuse (without writing) a name that already stands for another spec."""
+        known = self.bots()
+        for name, spec in bots:
+            if name in known and known[name] != spec:
+                raise StoreError(
+                    f"the bot name {name!r} already stands for {known[name]!r} in {self.path}, "
+                    f"not {spec!r}: give this bot another name")
+
     def register_bots(self, bots: list[tuple[str, str]]) -> None:
         """Record each (name, spec); a name already standing for another spec is an error (a
         ladder row must mean one bot)."""
