@@ -106,11 +106,11 @@ def _show(v: Any) -> str:
 
 
 def variant_options(game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
-    """`options` less those equal to the game's defaults at `players` players."""
+    """`options` less the player count and those equal to the game's defaults."""
     try:
         from engine.registry import load_game
 
-        defaults = dict(load_game(game, players=players).options)
+        defaults = dict(load_game(game).options)
     except (TiantiError, ValueError, TypeError):
         defaults = {}
     return {k: v for k, v in options.items()

@@ -729,5 +729,10 @@ class _Transaction:
     def __exit__(self, kind: object, value: object, tb: object) -> None:
         if kind is None:
             self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")
+        elif self.conn.in_transaction:
+            # SQLite may have rolled back already (a full disk does): then there is nothing to
+            # undo, and the original error is the one to report
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass

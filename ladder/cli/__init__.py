@@ -44,6 +44,9 @@ class GuardedGroup(TyperGroup):
             raise
         except TiantiError as e:
             _one_line(ctx, str(e))
+        except sqlite3.DatabaseError as e:
+            _one_line(ctx, f"the store is damaged or unreadable ({e}); `sqlite3 FILE .recover` "
+                           f"saves what is left")
         except sqlite3.Error as e:
             _one_line(ctx, f"the store cannot be used: {type(e).__name__}: {e}")
         except OSError as e:

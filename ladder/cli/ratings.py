@@ -40,6 +40,10 @@ def _filters(option: list[str] | None, game: str | None) -> dict:
     ladder)."""
     from engine.registry import game_class, game_names
 
+    for pair in option or []:
+        if "=" not in pair:
+            raise TiantiError(f"-o {pair!r} is not KEY=VALUE: -o is --option, a pool filter "
+                              f"(the file to write is --out)")
     wanted = parse_game_options(option)
     names = [game] if game else game_names()
     known: set[str] = set()

@@ -107,7 +107,7 @@ def run(
         "random, stored with the run)", min=0)] = None,
     move_timeout: Annotated[float, typer.Option(
         "--move-timeout", help="seconds a bot may take for one decision; past it (or on an "
-        "error or an illegal action) it loses that game. 0: no limit", min=0)] = 60.0,
+        "error or an illegal action) it loses that game. 0: no limit")] = 60.0,
     workers: WorkersOpt = None,
     backend: BackendOpt = BackendName.local,
     address: AddressOpt = None,
