@@ -15,9 +15,12 @@ the duplicate-deal design is used and not thrown away:
 - With the observations' mean m and variance v over N deals, and s0 = L(elo0), s1 = L(elo1)
   the expected scores under each hypothesis (L(x) = 1 / (1 + 10^(-x/400))):
       LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v).
-  As fishtest does, the empirical distribution gets a small prior mass (1e-3 of an observation)
-  on each of the five pentanomial values, so that the variance is never zero (a bot that wins
-  every pair would otherwise never be accepted as stronger).
+  As fishtest does, the empirical distribution gets a prior mass so that the variance is never
+  zero. Fishtest's 1e-3 of an observation per cell suits its batches of hundreds of games; a
+  tournament checks after every deal, where that prior would let one won pair "prove" any
+  Elo difference, so the prior here is half an observation at each extreme score (0 and 1,
+  a Jeffreys-like prior): it shrinks the mean towards 1/2 and keeps the variance honest for
+  the first few deals, and its weight vanishes as deals accumulate.
 - Bounds (Wald): accept H1 when LLR >= log((1 - beta) / alpha), H0 when LLR <= log(beta / (1 -
   alpha)).
 
@@ -34,8 +37,8 @@ from typing import Any
 
 from engine.core.errors import TiantiError
 
-EPSILON = 1e-3
-GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
+# the prior: (score, weight in observations)
+PRIOR = ((0.0, 0.5), (1.0, 0.5))
 
 
 class SprtError(TiantiError, ValueError):
@@ -98,7 +101,7 @@ def llr(observations: list[float], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 over H0 (normal approximation, fishtest's prior)."""
     if not observations:
         return 0.0
-    weights = [(x, 1.0) for x in observations] + [(x, EPSILON) for x in GRID]
+    weights = [(x, 1.0) for x in observations] + list(PRIOR)
     n = sum(w for _, w in weights)
     mean = sum(x * w for x, w in weights) / n
     var = sum(w * (x - mean) ** 2 for x, w in weights) / n

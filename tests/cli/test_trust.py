@@ -461,3 +461,70 @@ def test_no_color_and_no_progress_frames_off_a_terminal(run_db: Path, tmp_path: 
     assert "\x1b[" in r.output  # colour when asked for and NO_COLOR unset
     result = small_run(tmp_path / "p.db")
     assert "\r" not in result.stderr and "%|" not in result.stderr
+
+
+# -- the sequential test ---------------------------------------------------------------------------
+
+def _sprt_run(db: Path, bots: tuple[str, ...], seed: int = 1) -> dict:
+    result = tianti("tournament", "run", "--db", db, "-p", 2, *[a for b in bots for a in ("-b", b)],
+                    "--deals", 400, "--seed", seed, "--workers", 1, "--sprt", "0,100", "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_sprt_accepts_h1_for_a_stronger_bot_and_h0_for_two_copies(tmp_path: Path) -> None:
+    strong = _sprt_run(tmp_path / "h1.db", ("h=heuristic", "r=random"))
+    assert strong["sprt"]["result"] == "H1" and strong["status"] == "finished"
+    assert strong["sprt"]["llr"] >= strong["sprt"]["upper"]
+    assert strong["done"] == strong["sprt"]["games"] < strong["planned"] == 800
+    equal = _sprt_run(tmp_path / "h0.db", ("a=random", "b=random"))
+    assert equal["sprt"]["result"] == "H0" and equal["status"] == "finished"
+    assert equal["sprt"]["llr"] <= equal["sprt"]["lower"]
+    assert equal["sprt"]["games"] < equal["planned"]
+    # complete: resuming plays nothing
+    again = tianti("tournament", "resume", 1, "--db", tmp_path / "h0.db")
+    assert again.exit_code == 0 and "its sequential test has decided" in again.output
+
+
+def test_sprt_is_resumable_to_the_same_verdict(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    whole = _sprt_run(db, ("a=random", "b=random"), seed=2)
+    conn = sqlite3.connect(db, isolation_level=None)
+    half = whole["done"] // 2
+    conn.execute("DELETE FROM seats WHERE game_id IN (SELECT id FROM games WHERE deal >= ?)",
+                 (half // 2,))
+    conn.execute("DELETE FROM games WHERE deal >= ?", (half // 2,))
+    conn.execute("UPDATE runs SET status = 'interrupted', finished_at = NULL")
+    conn.close()
+    resumed = tianti("tournament", "resume", 1, "--db", db, "--json")
+    assert resumed.exit_code == 0, resumed.output
+    data = json.loads(resumed.stdout)
+    assert data["sprt"]["result"] == whole["sprt"]["result"]
+    assert data["sprt"]["games"] == whole["sprt"]["games"]
+    assert data["sprt"]["llr"] == pytest.approx(whole["sprt"]["llr"])
+
+
+def test_the_progress_bar_carries_the_llr_and_its_bounds() -> None:
+    from ladder.runner import RunReport, Standings, _postfix
+    from ladder.sprt import SprtSpec, SprtState
+
+    report = RunReport(1, 10, 0)
+    report.sprt = SprtState(SprtSpec(0, 10), "a")
+    report.sprt.add(0.75, 2)
+    text = _postfix(report, Standings(), 1.0)
+    assert "LLR" in text and "[-2.94, +2.94]" in text
+
+
+def test_sprt_llr_matches_the_normal_approximation() -> None:
+    """LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v) over the observations and the prior."""
+    from ladder.sprt import PRIOR, expected_score, llr
+
+    obs = [1.0, 0.5, 0.75, 0.25, 1.0, 0.5]
+    xs = obs + [x for x, _ in PRIOR]
+    ws = [1.0] * len(obs) + [w for _, w in PRIOR]
+    n = sum(ws)
+    m = sum(x * w for x, w in zip(xs, ws)) / n
+    v = sum(w * (x - m) ** 2 for x, w in zip(xs, ws)) / n
+    s0, s1 = expected_score(0), expected_score(50)
+    assert llr(obs, 0, 50) == pytest.approx(n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v))
+    assert expected_score(0) == 0.5 and expected_score(400) == pytest.approx(10 / 11)
