@@ -292,7 +292,7 @@ class Store:
     written, `version` is its schema version."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True,
-                 write: bool = True) -> None:
+                 write: bool = True, allow_empty: bool = False) -> None:
         explicit = path is not None
         self.path = Path(path) if explicit else default_path()
         self.version = SCHEMA_VERSION
@@ -319,10 +319,10 @@ class Store:
                 self._check_contents()
             else:
                 version = self._check_format()
-                if version is None:
+                if version is None and not allow_empty:
                     raise StoreError(f"{self.path} is empty, not a tianti store yet (run a "
                                      f"tournament with --db {self.path} first)")
-                self.version = version
+                self.version = version if version is not None else SCHEMA_VERSION
         except sqlite3.DatabaseError as e:
             self.conn.close()
             raise StoreError(self.explain(e)) from None
@@ -523,6 +523,10 @@ class Store:
 
     def check_bots(self, bots: list[tuple[str, str]]) -> None:
         """Refuse (without writing) a name that already stands for another spec."""
+        has_table = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bots'").fetchone()
+        if not has_table:
+            return  # an empty store, being created by another process
         known = self.bots()
         for name, spec in bots:
             if name in known and known[name] != spec:

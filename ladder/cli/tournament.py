@@ -165,7 +165,8 @@ def run(
         # checked before the store is created or written
         path = Path(db) if db is not None else _default_db()
         if _exists(path):
-            with Store(path, create=False, write=False) as probe:
+            # (empty: another tournament is creating it right now)
+            with Store(path, create=False, write=False, allow_empty=True) as probe:
                 probe.check_bots(list(spec.bots))
                 if not probe.writable:
                     raise TiantiError(f"the store {probe.path} is read-only: it can be "

@@ -84,7 +84,7 @@ def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path
     with Store(db, create=False) as store:
         (pool,) = ladder(store)
         assert store.conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 0
-    assert pool.title == "mount-tai, 1 player"
+    assert pool.title == "mount-tai, 1 player, solo=true"  # the pool shows its options
     assert all(r.mu is None and r.conservative is None and r.games == 2 for r in pool.rows)
     scores = {b: sum(s["score"] for g in games(db) for s in g.seats if s["bot"] == b) / 2
               for b in ("random", "heuristic")}
