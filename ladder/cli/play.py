@@ -9,7 +9,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from engine.core.errors import TiantiError
-from ladder.cli.options import GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, parse_game_options
+from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
+                                parse_game_options)
 from ladder.play import HUMAN, PlayError, PlaySession, default_save_path
 
 HELP = """Commands at any prompt:
@@ -121,9 +122,7 @@ def play(
         if load is not None:
             session = PlaySession.load(load)
         else:
-            options = parse_game_options(option)
-            if players is not None:
-                options["players"] = players
+            options = merge_players(parse_game_options(option), players)
             session = PlaySession.new(game, options, seat, opponent or ["strong"], seed, hint_bot)
     except TiantiError as e:
         raise fail(str(e))
