@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from ladder.cli import bench, bots, games, play, ratings, replay, tournament, watch
+from ladder.cli import bench, bots, games, play, ratings, replay, rules, tournament, watch
 
 app = typer.Typer(
     name="tianti",
@@ -13,6 +13,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("play")(play.play)
+app.command("rules")(rules.rules)
 app.add_typer(bench.app, name="bench")
 app.command("watch")(watch.watch)
 app.command("games")(games.games)
