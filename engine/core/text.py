@@ -49,7 +49,8 @@ def clip(text: str, width: int) -> str:
 def wrap(head: str, items: list[str], width: int = WIDTH, sep: str = ", ") -> list[str]:
     """`head` followed by `items` joined with `sep`, broken into lines of at most `width`
     columns; continuation lines are indented under the first item. An item longer than a line
-    is broken at its spaces (words longer than a line are cut)."""
+    is broken at its spaces; a single word longer than a line (a file path) is kept whole, on a
+    line of its own, never cut."""
     indent = " " * display_width(head)
     room = max(10, width - len(indent))
     pieces: list[str] = []
@@ -64,7 +65,7 @@ def wrap(head: str, items: list[str], width: int = WIDTH, sep: str = ", ") -> li
         else:
             cur += add
     lines.append(cur)
-    return [clip(line, width) for line in lines]
+    return lines
 
 
 def _split_long(item: str, room: int) -> list[str]:
@@ -102,7 +103,8 @@ def fill(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
 
 def fit_lines(text: str, width: int = WIDTH) -> str:
     """Every line of `text` at most `width` columns: a longer line is broken at its spaces and
-    continued under its own indentation plus two spaces."""
+    continued under its own indentation plus two spaces. A single word longer than that (a file
+    path) is kept whole on a line of its own, so that it can be copied."""
     out: list[str] = []
     for line in text.splitlines():
         if display_width(line) <= width:
@@ -111,5 +113,5 @@ def fit_lines(text: str, width: int = WIDTH) -> str:
         lead = line[: len(line) - len(line.lstrip())]
         first, *rest = fill(line.strip(), width - len(lead), "  ")
         out.append(lead + first)
-        out.extend(clip(lead + r, width) for r in rest)
+        out.extend(lead + r for r in rest)
     return "\n".join(out)

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-import click
 import typer
 
 from engine.core.errors import TiantiError
@@ -176,8 +175,7 @@ def _ignored_with_load(ctx: typer.Context) -> list[str]:
     out = []
     for name in _LOAD_IGNORES:
         source = ctx.get_parameter_source(name)
-        if source is not None and source not in (click.core.ParameterSource.DEFAULT,
-                                                 click.core.ParameterSource.DEFAULT_MAP):
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             out.append(name.replace("_", "-"))
     return out
 
