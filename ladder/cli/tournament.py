@@ -64,6 +64,13 @@ AddressOpt = Annotated[
 ProgressOpt = Annotated[
     bool, typer.Option("--progress/--no-progress", help="show the progress bar (on stderr)")
 ]
+
+
+def _count(n: int, word: str) -> str:
+    """`n word` with the plural when n is not 1 ("1 deal", "6 seatings")."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def _importable_here() -> None:
     """Let `python:module:factory` specs name modules in the current directory, as they could
     under `python -m` (the worker processes inherit the path)."""
@@ -139,9 +146,10 @@ def run(
     run_id = start_run(store, spec, label)
     per_deal = count_seatings(len(bots), spec.players, spec.seatings)
     if not json_out:
-        typer.echo(f"run {run_id}: {planned} games of {g.name} with {spec.players} "
+        typer.echo(f"run {run_id}: {_count(planned, 'game')} of {g.name} with {spec.players} "
                    f"player{'s' if spec.players != 1 else ''} "
-                   f"({deals} deals x {per_deal} seatings), seed {seed}; {back.workers} "
+                   f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}; "
+                   f"{back.workers} "
                    f"{back.name} worker{'s' if back.workers != 1 else ''}; store {store.path}")
     _play(store, run_id, back, progress, json_out)
 
