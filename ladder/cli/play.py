@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -148,8 +149,9 @@ def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
             say(f"the game is stored in {where} (your games rate you as 'human')")
     except ImportError:
         pass
-    except TiantiError as e:
-        say(f"warning: the game could not be stored: {e}", fg=typer.colors.RED)
+    except (TiantiError, OverflowError, sqlite3.Error) as e:
+        # The game is saved already (autosave); a store problem must not end in a traceback.
+        say(f"warning: the game could not be stored in the ladder: {e}", fg=typer.colors.RED)
 
 
 def _intro(session: PlaySession) -> str:
