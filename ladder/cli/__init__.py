@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from engine.core.errors import TiantiError
-from ladder.cli import bench, bots, games, play, ratings, replay, tournament, watch
+from ladder.cli import bench, bots, games, play, ratings, replay, rules, tournament, watch
 
 
 def version() -> str:
@@ -89,6 +89,7 @@ def root(
 
 
 app.command("play")(play.play)
+app.command("rules")(rules.rules)
 app.add_typer(bench.app, name="bench")
 app.command("watch")(watch.watch)
 app.command("games")(games.games)

@@ -70,6 +70,13 @@ ProgressOpt = Annotated[
     Optional[bool], typer.Option("--progress/--no-progress", help="show the progress bar on "
                                  "stderr (default: only when stderr is a terminal)")
 ]
+
+
+def _count(n: int, word: str) -> str:
+    """`n word` with the plural when n is not 1 ("1 deal", "6 seatings")."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def _importable_here() -> None:
     """Let `python:module:factory` specs name modules in the current directory, as they could
     under `python -m` (the worker processes inherit the path)."""
@@ -188,9 +195,10 @@ def run(
     if out_fmt is Format.table:
         test_text = (f"; SPRT {test.elo0:g},{test.elo1:g} of {bots[0][0]} (alpha {test.alpha:g}, "
                      f"beta {test.beta:g}), at most" if test is not None else "")
-        typer.echo(f"run {run_id}: {planned} games of {g.name} with {spec.players} "
+        typer.echo(f"run {run_id}: {_count(planned, 'game')} of {g.name} with {spec.players} "
                    f"player{'s' if spec.players != 1 else ''}{test_text} "
-                   f"({deals} deals x {per_deal} seatings), seed {seed}; {back.workers} "
+                   f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}; "
+                   f"{back.workers} "
                    f"{back.name} worker{'s' if back.workers != 1 else ''}; store {store.path}")
     _play(store, run_id, back, progress, out_fmt)
 
