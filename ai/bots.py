@@ -41,11 +41,18 @@ class RandomBot:
 class HeuristicBot:
     """Plays greedily by the game's move prior (no search): the ladder's reference opponent."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, epsilon: float = 0.0) -> None:
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be between 0 and 1, got {epsilon}")
         self._rng = random.Random(seed)
+        # The chance of a uniformly random legal move instead of the greedy one: a weaker,
+        # more human-looking opponent (the beginner's difficulty level, ai/levels.py).
+        self.epsilon = epsilon
 
     def step(self, state: Any) -> int:
         legal = state.legal_actions()
+        if self.epsilon and self._rng.random() < self.epsilon:
+            return self._rng.choice(legal)
         prior = state.move_prior()
         if prior is None:
             return self._rng.choice(legal)
@@ -173,7 +180,9 @@ _PIMC_OPTIONS = dict(
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
     "random": (RandomBot, {"seed": (int, None, "seed of the bot's own random choices")}),
-    "heuristic": (HeuristicBot, {"seed": (int, None, "seed for breaking ties")}),
+    "heuristic": (HeuristicBot, {"seed": (int, None, "seed for breaking ties"),
+                                 "epsilon": (float, 0.0, "probability of a random move instead "
+                                             "of the greedy one (0: always greedy)")}),
     "ismcts": (_search_factory("ismcts"), _SEARCH_OPTIONS),
     "mo-ismcts": (_search_factory("mo-ismcts"), _SEARCH_OPTIONS),
     "pimc": (_search_factory("pimc"), _PIMC_OPTIONS),

@@ -33,3 +33,19 @@ def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
                "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
                "(restart() and inform_action(view, player, action) are optional; a view is "
                "a determinization of the bot's own seat, never the game itself).")
+    _print_levels()
+
+
+def _print_levels() -> None:
+    """The difficulty levels of `tianti play --level N`, per game, with their bot specs."""
+    from ai.levels import describe_levels
+
+    typer.echo("")
+    typer.secho("Difficulty levels (tianti play --level N; measured in the README):", bold=True)
+    game = None
+    for lv in describe_levels():
+        if lv["game"] != game:
+            game = lv["game"]
+            typer.echo(f"  {game}:")
+        typer.echo(f"    {lv['level']} {lv['name']}: {lv['spec']}")
+        typer.echo(f"      {lv['help']}")

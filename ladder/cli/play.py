@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ai.levels import level_names, level_spec, top_level
 from engine.core.errors import TiantiError
 from engine.core.text import WIDTH, fit_lines
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
@@ -170,7 +171,7 @@ def _intro(session: PlaySession) -> str:
 
 
 # Arguments that --load ignores (the saved game fixes them).
-_LOAD_IGNORES = ("game", "players", "option", "seat", "opponent", "seed", "hint_bot")
+_LOAD_IGNORES = ("game", "players", "option", "seat", "opponent", "level", "seed", "hint_bot")
 
 
 def _ignored_with_load(ctx: typer.Context) -> list[str]:
@@ -181,6 +182,18 @@ def _ignored_with_load(ctx: typer.Context) -> list[str]:
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             out.append(name.replace("_", "-"))
     return out
+
+
+def _opponents(game: str, opponent: list[str] | None, level: int | None) -> list[str]:
+    """The opponents' bot specs: --opponent as given, else the --level preset, else the
+    strongest level (the strong bot). Both --opponent and --level is an error (which wins
+    would be a guess)."""
+    if level is not None:
+        if opponent:
+            raise TiantiError("give --level or --opponent, not both (--level chooses the "
+                              "opponents' bots)")
+        return [level_spec(game, level)]
+    return opponent or [top_level(game).spec]
 
 
 def play(
@@ -194,6 +207,11 @@ def play(
         typer.Option("--opponent", "-b", help="bot spec of the other seats (repeat per seat); "
                      "default: strong"),
     ] = None,
+    level: Annotated[Optional[int], typer.Option(
+        "--level", "-l", help="the opponents' difficulty, 1 (a beginner's opponent) up to the "
+        "strongest level, the default (the strong bot). Dragon: " + level_names("dragon")
+        + ". Mount Tai: " + level_names("mount-tai") + ". `tianti bots` shows their bot "
+        "specs; not with --opponent")] = None,
     seed: SeedOpt = None,
     load: Annotated[Optional[Path], typer.Option("--load", help="resume a saved game")] = None,
     save_to: Annotated[
@@ -220,7 +238,8 @@ def play(
                     + ", ".join(ignored), fg=typer.colors.YELLOW)
         else:
             options = merge_players(parse_game_options(option), players)
-            session = PlaySession.new(game, options, seat, opponent or ["strong"], seed, hint_bot)
+            session = PlaySession.new(game, options, seat, _opponents(game, opponent, level),
+                                      seed, hint_bot)
     except TiantiError as e:
         raise fail(str(e))
     saver = Saver(session, save_to or load or default_save_path(session.state.game.name))

@@ -1,0 +1,98 @@
+"""Difficulty levels: `tianti play --level N`, a preset bot spec per game and level.
+
+Level 1 is a beginner's opponent and the highest level is the `strong` bot (the default
+opponent). The presets are data, kept here so that a recalibration changes one table; the
+measured strength of each level (its rating, its win rate against the level below with a 95%
+interval, its time a move) is in the README, from `benchmarks/calibrate_levels.py`.
+
+Why these bots: the heuristic bot with a chance of random moves (`epsilon`) is a weak but
+sensible-looking opponent; the heuristic bot alone plays the game's move prior greedily; above
+it, the game's tuned search configuration (`STRONG` in ai/bots.py) with a growing iteration
+budget, ten times the one below, gives levels that are cheap, reproducible and clearly apart
+(in Dragon, ten times the iterations wins about nine games in ten); the top level is `strong`
+itself, about one second a move.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.errors import TiantiError
+
+
+class LevelError(TiantiError, ValueError):
+    """A difficulty level that the game does not have."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """One difficulty level: its number, the bot spec that plays it, and a one-line description."""
+
+    number: int
+    name: str  # a word or two, for lists and errors
+    spec: str
+    text: str
+
+
+# Dragon's tuned search (STRONG["dragon"]) at an iteration budget: heuristic playouts.
+_DRAGON_SEARCH = "ismcts(iterations={n},c=0.7,playout=heuristic,epsilon=0.2,reward=win)"
+# Mount Tai's tuned search (STRONG["mount-tai"]): random playouts cut off after 6 decisions
+# and scored by the evaluation, c = 0.35.
+_MOUNT_TAI_SEARCH = "ismcts(iterations={n},c=0.35,playout=random,cutoff=6,reward=win)"
+
+
+def _ladder(search: str, budgets: tuple[int, ...]) -> tuple[Level, ...]:
+    """Levels 1-2 (heuristic with and without random moves), a level per search budget, and
+    `strong` on top."""
+    levels = [Level(1, "beginner", "heuristic(epsilon=0.5)",
+                    "the greedy move half the time, a random one otherwise"),
+              Level(2, "greedy", "heuristic", "greedy on the game's move prior, no look-ahead")]
+    for n in budgets:
+        levels.append(Level(len(levels) + 1, f"search {n:,}", search.format(n=n),
+                            f"the tuned search with {n:,} iterations a move"))
+    levels.append(Level(len(levels) + 1, "strong", "strong",
+                        "the tuned search, about 1 s a move (the default opponent)"))
+    return tuple(levels)
+
+
+LEVELS: dict[str, tuple[Level, ...]] = {
+    "dragon": _ladder(_DRAGON_SEARCH, (30, 300, 3000)),
+    "mount-tai": _ladder(_MOUNT_TAI_SEARCH, (3000,)),
+    # Games without their own presets (the `fusion` test game): not calibrated.
+    "default": (
+        Level(1, "random", "random", "uniformly random legal moves (not calibrated)"),
+        Level(2, "greedy", "heuristic", "greedy on the game's move prior (not calibrated)"),
+        Level(3, "strong", "strong", "the strong bot, about 1 s a move (the default opponent)"),
+    ),
+}
+
+
+def levels_for(game: str) -> tuple[Level, ...]:
+    """The difficulty levels of `game` (its own presets, or the uncalibrated default ones)."""
+    return LEVELS.get(game, LEVELS["default"])
+
+
+def top_level(game: str) -> Level:
+    """The strongest level of `game`: the default opponent of `tianti play`."""
+    return levels_for(game)[-1]
+
+
+def level_names(game: str) -> str:
+    """The levels of `game` on one line ("1 beginner, 2 greedy, ..., 6 strong")."""
+    return ", ".join(f"{lv.number} {lv.name}" for lv in levels_for(game))
+
+
+def describe_levels(games: list[str] | None = None) -> list[dict[str, object]]:
+    """Every level of each game with presets (or of `games`): for `tianti bots` and --help."""
+    names = games or [g for g in LEVELS if g != "default"]
+    return [{"game": g, "level": lv.number, "name": lv.name, "spec": lv.spec, "help": lv.text}
+            for g in names for lv in levels_for(g)]
+
+
+def level_spec(game: str, number: int) -> str:
+    """The bot spec of level `number` of `game`; a level the game lacks is a LevelError (one
+    line) that lists the game's levels."""
+    for lv in levels_for(game):
+        if lv.number == number:
+            return lv.spec
+    raise LevelError(f"{game} has no level {number}; its levels are {level_names(game)} "
+                     f"(`tianti bots` shows their bots)")
