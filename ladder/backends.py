@@ -12,8 +12,17 @@ interrupts a bot that runs past the move time limit; when that does not work (th
 signals, or holds the GIL in compiled code) or the worker process dies in a bot's call (a crash
 in compiled code, `os._exit`), the pool kills or buries the worker, starts a new one, and sends
 the game again with the moves already played and that bot faulted, so the game still finishes
-with the fault on record. A game that kills its worker outside any bot's call is retried twice,
-then the tournament stops with the error (that is a bug in tianti or the engine, not a bot).
+with the fault on record.
+
+Whose fault a lost worker is, as well as the heartbeat can tell: a worker that exits (with a
+code), crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, ...), signals itself (see
+`ladder.worker._note_own_signals`) or ignores the interrupt past the grace time *during a bot's
+call* is that bot's fault. A worker killed by another signal (`kill -9` from outside, the
+machine's OOM killer), stopped from outside (SIGSTOP) for longer than the grace time, stalled
+outside any bot's call (`stall_limit`), or whose game fails outside any bot's call, is nobody's:
+the game goes back in the queue, up to `_RETRIES` times, and then is stored as a voided game
+(`VoidedGame`: nobody's loss, in no rating). Each worker leads its own process group, and is
+killed with it, so that processes its bots started die with it.
 
 The Ray backend (`RayBackend`) plays chunks of games as Ray tasks (one CPU each) on an existing
 cluster, or on a local Ray instance it starts. The in-process watchdog works there too; a bot
@@ -25,7 +34,10 @@ import math
 import multiprocessing
 import os
 import selectors
+import shutil
+import signal
 import socket
+import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -34,13 +46,20 @@ from typing import Any, Iterator, Protocol
 
 from engine.core.errors import TiantiError
 from ladder.schedule import GameTask
-from ladder.worker import GameOutcome, WorkerSlot, play_chunk, worker_main
+from ladder.worker import (GameOutcome, VoidedGame, WorkerSlot, output_path, play_chunk,
+                           read_tail, with_output, worker_main)
 
 BACKENDS = ("local", "ray")
 # How many games each local worker holds at once (one playing, the rest waiting in its pipe).
 _PER_WORKER = 2
-# Retries of a game whose worker died outside any bot's call.
+# Retries of a game whose worker was lost for reasons outside any bot's call (then it is voided).
 _RETRIES = 2
+# How long a worker may make no progress outside any bot's call before it is deemed stuck.
+STALL_SECONDS = 120.0
+# Signals a process sends itself by crashing (in compiled code): the bot running then did it.
+_CRASH_SIGNALS = frozenset(getattr(signal, n) for n in (
+    "SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGSYS", "SIGTRAP", "SIGXCPU", "SIGXFSZ")
+    if hasattr(signal, n))
 
 
 class BackendError(TiantiError):
@@ -83,23 +102,31 @@ class _Worker:
     process: Any
     conn: Connection
     slot: WorkerSlot
+    output_dir: str = ""  # where its bots' output goes (see ladder.worker.BotSandbox)
     assigned: dict[int, GameTask] = field(default_factory=dict)  # serial -> task, in send order
+    progress: tuple[float, float] = (-1.0, -1.0)  # the heartbeat's progress when last seen ...
+    progress_at: float = 0.0  # ... and since when it has not changed
+    stopped_since: float | None = None  # since when its process is seen stopped (SIGSTOP)
 
 
 class LocalBackend:
     """A pool of `workers` processes on this machine (see the module docstring).
 
     `kill_grace` is how long past the move time limit a bot may stay silent after the watchdog's
-    interrupt before its worker process is killed (default: the limit itself, at least 2 s)."""
+    interrupt before its worker process is killed (default: the limit itself, at least 2 s);
+    it is also how long a worker may be seen stopped (SIGSTOP) before it is replaced.
+    `stall_limit` is how long a worker may make no progress outside any bot's call."""
 
     name = "local"
 
-    def __init__(self, workers: int | None = None, kill_grace: float | None = None) -> None:
+    def __init__(self, workers: int | None = None, kill_grace: float | None = None,
+                 stall_limit: float = STALL_SECONDS) -> None:
         workers = default_workers() if workers is None else workers
         if workers < 1:
             raise BackendError(f"--workers must be at least 1, got {workers}")
         self.workers = workers
         self.kill_grace = kill_grace
+        self.stall_limit = stall_limit
         self._ctx = multiprocessing.get_context("spawn")
         self._pool: list[_Worker] = []
         # one selector for the whole run (multiprocessing's wait() builds one per call)
@@ -116,11 +143,13 @@ class LocalBackend:
         slot = slot if slot is not None else WorkerSlot(self._ctx)
         slot.reset()
         parent_end, child_end = self._ctx.Pipe(duplex=True)
-        process = self._ctx.Process(target=worker_main, args=(child_end, slot, os.getpid()),
+        output_dir = tempfile.mkdtemp(prefix="tianti-worker-")
+        process = self._ctx.Process(target=worker_main,
+                                    args=(child_end, slot, os.getpid(), output_dir),
                                     name="tianti-worker", daemon=True)
         process.start()
         child_end.close()
-        worker = _Worker(process, parent_end, slot)
+        worker = _Worker(process, parent_end, slot, output_dir, progress_at=time.monotonic())
         self._pool.append(worker)
         self._selector.register(parent_end, selectors.EVENT_READ, worker)
         self._selector.register(process.sentinel, selectors.EVENT_READ, worker)
@@ -136,11 +165,19 @@ class LocalBackend:
         if worker in self._pool:
             self._pool.remove(worker)
         worker.conn.close()
+        _kill_group(worker.process.pid)  # what its bots started, if still there
+        shutil.rmtree(worker.output_dir, ignore_errors=True)
+
+    def _kill(self, worker: _Worker) -> None:
+        """Kill a worker and every process of its group (what its bots started)."""
+        _kill_group(worker.process.pid)
+        worker.process.kill()
+        worker.process.join(5)
 
     def _grace(self, timeout: float) -> float:
         return self.kill_grace if self.kill_grace is not None else max(2.0, timeout)
 
-    def run(self, tasks: list[GameTask]) -> Iterator[GameOutcome]:
+    def run(self, tasks: list[GameTask]) -> Iterator[GameOutcome | VoidedGame]:
         pending: deque[GameTask] = deque(tasks)
         retries: dict[tuple[int, int], int] = {}
         self._selector = selectors.DefaultSelector()
@@ -157,7 +194,7 @@ class LocalBackend:
                 if worker in self._pool:
                     yield from self._collect(worker, worker.process.sentinel in which,
                                              pending, retries)
-            self._police(pending, retries)
+            yield from self._police(pending, retries)
 
     def _dispatch(self, pending: deque[GameTask]) -> None:
         for worker in self._pool:
@@ -172,7 +209,7 @@ class LocalBackend:
                 worker.assigned[self._serial] = task
 
     def _collect(self, worker: _Worker, ended: bool, pending: deque[GameTask],
-                 retries: dict[tuple[int, int], int]) -> Iterator[GameOutcome]:
+                 retries: dict[tuple[int, int], int]) -> Iterator[GameOutcome | VoidedGame]:
         """Read a worker's reply (the selector saw its pipe readable); once its process has
         `ended`, read what it sent before dying, then bury it. (Connection.poll is avoided on
         the common path: it builds a selector on every call.)"""
@@ -182,11 +219,13 @@ class LocalBackend:
                     break
                 kind, serial, payload = worker.conn.recv()
                 task = worker.assigned.pop(serial)
-                if kind != "done":
-                    raise GameFailure(
-                        f"game (deal {task.deal}, seating {task.seating}) failed outside any "
-                        f"bot's move:\n{payload}")
-                yield payload
+                if kind != "done":  # the worker ends itself after this (it may be spoilt)
+                    why = f"the game failed outside any bot's call:\n{payload}"
+                    voided = self._retry(task, pending, retries, why)
+                    if voided is not None:
+                        yield voided
+                else:
+                    yield payload
                 if not ended:
                     return
         except (EOFError, OSError):  # the pipe closed: the process is gone or going
@@ -194,34 +233,92 @@ class LocalBackend:
         if worker.process.is_alive():
             return
         code = worker.process.exitcode
-        how = (f"was killed by signal {-code}" if code is not None and code < 0
-               else f"exited with code {code}")
-        self._bury(worker, pending, retries, f"its worker process {how} during this bot's call",
-                   "error")
+        snap = worker.slot.snapshot()
+        if code is not None and code < 0:
+            how = f"was killed by signal {-code} ({_signal_name(-code)})"
+        else:
+            how = f"exited with code {code}"
+        charge: tuple[str, str] | None = None
+        if snap["in_move"] and (code is None or code >= 0 or -code in _CRASH_SIGNALS
+                                or snap["self_signal"]):
+            charge = ("error", f"its worker process {how} during this bot's call")
+        where = (f"during the call of seat {snap['seat']}'s bot at decision {snap['index']}, "
+                 f"not by that bot" if snap["in_move"] else "outside any bot's call")
+        yield from self._bury(worker, pending, retries, charge,
+                              f"its worker process {how} {where}")
 
-    def _police(self, pending: deque[GameTask], retries: dict[tuple[int, int], int]) -> None:
-        """Kill workers whose bot ignored the watchdog's interrupt for too long."""
+    def _police(self, pending: deque[GameTask],
+                retries: dict[tuple[int, int], int]) -> list[VoidedGame]:
+        """Kill workers whose bot ignored the watchdog's interrupt for too long, and workers
+        stopped or stuck for reasons outside any bot's call."""
         now = time.monotonic()
+        voided: list[VoidedGame] = []
         for worker in list(self._pool):
+            header = worker.slot.header
+            if int(header[WorkerSlot.TASK]) not in worker.assigned:
+                worker.progress_at, worker.stopped_since = now, None
+                continue  # not playing (or between games)
+            stopped = _is_stopped(worker.process.pid)
+            if stopped and worker.stopped_since is None:
+                worker.stopped_since = now
+            elif not stopped:
+                worker.stopped_since = None
+            progress = worker.slot.progress()
+            if progress != worker.progress:
+                worker.progress, worker.progress_at = progress, now
+            snap_in_move = header[WorkerSlot.IN_MOVE] > 0
+            self_signal = snap_in_move and (header[WorkerSlot.SELF_SIGNAL]
+                                            == header[WorkerSlot.SERIAL])
             busy = worker.slot.in_move_since()
-            if busy is None:
-                continue
-            serial, started, limit = busy
-            if limit is None or serial not in worker.assigned:
-                continue
-            if now - started > limit + self._grace(limit):
-                worker.process.kill()
-                worker.process.join(5)
-                self._bury(worker, pending, retries,
-                           f"no answer within the time limit of {limit:g} s; the bot ignored "
-                           f"the interrupt and its worker process was killed after "
-                           f"{now - started:.1f} s", "timeout")
+            limit = busy[2] if busy is not None else None
+            grace = self._grace(limit if limit is not None else 0.0)
+            if worker.stopped_since is not None and now - worker.stopped_since > grace:
+                self._kill(worker)
+                if self_signal:
+                    charge = ("timeout", "the bot stopped its own worker process (SIGSTOP), "
+                              "which was killed")
+                    voided += self._bury(worker, pending, retries, charge, "")
+                else:
+                    voided += self._bury(
+                        worker, pending, retries, None,
+                        f"its worker process was stopped from outside for over {grace:g} s "
+                        f"and was killed")
+            elif (busy is not None and limit is not None and now - busy[1] > limit + grace
+                  and (self_signal or not stopped)):  # stopped from outside: wait for the above
+                self._kill(worker)
+                voided += self._bury(
+                    worker, pending, retries,
+                    ("timeout", f"no answer within the time limit of {limit:g} s; the bot "
+                     f"ignored the interrupt and its worker process was killed after "
+                     f"{now - busy[1]:.1f} s"), "")
+            elif busy is None and now - worker.progress_at > self.stall_limit:
+                self._kill(worker)
+                voided += self._bury(
+                    worker, pending, retries, None,
+                    f"its worker process made no progress for {now - worker.progress_at:.0f} s "
+                    f"outside any bot's call and was killed")
+        return voided
+
+    def _retry(self, task: GameTask, pending: deque[GameTask],
+               retries: dict[tuple[int, int], int], why: str) -> VoidedGame | None:
+        """Put a game lost for nobody's fault back in the queue, or void it past the limit."""
+        retries[task.key] = retries.get(task.key, 0) + 1
+        if retries[task.key] > _RETRIES:
+            return VoidedGame(task.run_id, task.deal, task.seating, task.game, task.seed,
+                              f"lost {retries[task.key]} times for reasons outside any bot's "
+                              f"call; the last time: {why}")
+        pending.appendleft(task)
+        return None
 
     def _bury(self, worker: _Worker, pending: deque[GameTask],
-              retries: dict[tuple[int, int], int], why: str, kind: str) -> None:
-        """A worker is gone: send its games again (the one it was playing continues from the
-        moves already played, the bot in whose call it died faulted) and replace it."""
+              retries: dict[tuple[int, int], int], charge: tuple[str, str] | None,
+              why: str) -> list[VoidedGame]:
+        """A worker is gone: send its games again and replace it. The game it was playing
+        continues from the moves already played with the bot in whose call it died faulted
+        (`charge`: the fault's kind and message, with what the bot printed), or, when no bot is
+        to blame (`charge` None), is retried as it was sent (`_retry`, `why`)."""
         snap = worker.slot.snapshot()
+        voided: list[VoidedGame] = []
         if snap["task"] < 0:  # it died before starting any game: it cannot start at all?
             self._failed_starts += 1
             if self._failed_starts >= 3:
@@ -230,32 +327,34 @@ class LocalBackend:
                     f"from a script, guard the script's code with `if __name__ == '__main__':`")
         else:
             self._failed_starts = 0
+        output = read_tail(output_path(worker.output_dir, snap["seat"])) if charge else ""
         self._forget(worker)
         for serial, task in reversed(list(worker.assigned.items())):
             if serial != snap["task"]:
                 pending.appendleft(task)  # never started
-            elif snap["in_move"]:
-                fault = {"seat": snap["seat"], "move": snap["index"], "kind": kind, "message": why}
+            elif snap["in_move"] and charge is not None:
+                kind, message = charge
+                fault = {"seat": snap["seat"], "move": snap["index"], "kind": kind,
+                         "message": with_output(message, output)}
                 prefix = ([], []) if snap["overflow"] else (snap["actions"], snap["times"])
                 pending.appendleft(replace(
                     task, prefix_actions=tuple(prefix[0]), prefix_times=tuple(prefix[1]),
                     prefix_faults=tuple(snap["faults"]) + (fault,)))
             else:
-                retries[task.key] = retries.get(task.key, 0) + 1
-                if retries[task.key] > _RETRIES:
-                    raise GameFailure(
-                        f"game (deal {task.deal}, seating {task.seating}) killed its worker "
-                        f"process {retries[task.key]} times outside any bot's move ({why})")
-                pending.appendleft(task)
+                lost = self._retry(task, pending, retries, why)
+                if lost is not None:
+                    voided.append(lost)
         worker.assigned.clear()
         self.restarted_workers += 1
         if pending and not self._stop:
             self._start_worker(worker.slot)
+        return voided
 
     def close(self) -> None:
         for worker in self._pool:
             if worker.assigned:
-                worker.process.kill()  # games in flight are dropped
+                _kill_group(worker.process.pid)  # games in flight are dropped
+                worker.process.kill()
             else:
                 try:
                     worker.conn.send(None)
@@ -355,6 +454,36 @@ class RayBackend:
         self._in_flight.clear()
         if self._started:
             ray.shutdown()
+
+
+def _kill_group(pid: int | None) -> None:
+    """SIGKILL the process group a worker leads (it, and what its bots started)."""
+    if pid is None:
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def _is_stopped(pid: int | None) -> bool:
+    """Whether a process is stopped (SIGSTOP, a debugger): Linux /proc; False elsewhere."""
+    if pid is None:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read()
+    except OSError:
+        return False
+    state = text[text.rfind(b")") + 2:text.rfind(b")") + 3]
+    return state in (b"T", b"t")
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:

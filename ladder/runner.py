@@ -25,7 +25,7 @@ except ImportError:  # not POSIX
 from ladder.backends import Backend, BackendError, GameFailure
 from ladder.schedule import GameTask, TournamentSpec, check, plan
 from ladder.store import Store
-from ladder.worker import GameOutcome
+from ladder.worker import GameOutcome, VoidedGame
 
 
 @dataclass
@@ -39,6 +39,7 @@ class RunReport:
     played: int = 0
     duplicates: int = 0
     faults: int = 0
+    voided: int = 0  # games stored as voided (lost for reasons outside any bot's call)
     wall_seconds: float = 0.0
     worker_seconds: float = 0.0
     worker_cpu_seconds: float = 0.0  # processor time of the games inside their workers
@@ -50,7 +51,7 @@ class RunReport:
 
     @property
     def done(self) -> int:
-        return self.done_before + self.played
+        return self.done_before + self.played + self.voided
 
     @property
     def games_per_minute(self) -> float:
@@ -82,6 +83,7 @@ class RunReport:
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run_id, "planned": self.planned, "done": self.done,
                 "played": self.played, "duplicates": self.duplicates, "faults": self.faults,
+                "voided": self.voided,
                 "status": self.status, "failure": self.failure,
                 "wall_seconds": round(self.wall_seconds, 3), "workers": self.workers,
                 "games_per_minute": round(self.games_per_minute, 1),
@@ -203,7 +205,14 @@ def play_run(
     return report
 
 
-def _store(store: Store, outcome: GameOutcome, report: RunReport, standings: Standings) -> None:
+def _store(store: Store, outcome: GameOutcome | VoidedGame, report: RunReport,
+           standings: Standings) -> None:
+    if isinstance(outcome, VoidedGame):
+        if store.save_void(outcome):
+            report.voided += 1
+        else:
+            report.duplicates += 1
+        return
     if store.save_game(outcome) is None:
         report.duplicates += 1
         return

@@ -117,7 +117,7 @@ def run(
     _importable_here()
     try:
         g = make_game(game, players, option)
-        bots = roster(bot, bots_file)
+        bots = roster(bot, bots_file, move_timeout or None)
         if not bots:
             raise TiantiError("name the bots: --bot NAME=SPEC (repeatable) or --bots-file FILE")
         if seed is None:
@@ -167,7 +167,8 @@ def resume(
     store = open_store(db)
     try:
         info = store.run(run_id)
-        roster([f"{n}={s}" for n, s in info.spec.bots], None)  # the bots must still build
+        roster([f"{n}={s}" for n, s in info.spec.bots], None,  # the bots must still build
+               info.spec.move_timeout)
         missing = len(missing_tasks(store, run_id))
         if missing == 0:
             if info.status != "finished":
