@@ -243,6 +243,13 @@ class Referee:
                 f"no answer within {what} of {limit:g} s (interrupted after {seconds:.3f} s)")
         seconds = time.perf_counter() - start
         self.guard.leave(seat)
+        if error is not None and limit is not None and seconds > limit:
+            # e.g. an interrupt swallowed while describing its exception: late all the same
+            last = error.strip().splitlines()[-1] if error.strip() else ""
+            return None, seconds, Fault(
+                seat, index, "timeout",
+                f"no answer within {what} of {limit:g} s (it failed after {seconds:.3f} s: "
+                f"{last[:300]})")
         if error is not None:
             return None, seconds, Fault(seat, index, "error", error)
         if limit is not None and seconds > limit:

@@ -489,7 +489,8 @@ class BotSandbox:
     @staticmethod
     def _stream(fd: int) -> io.TextIOWrapper:
         return io.TextIOWrapper(io.BufferedWriter(io.FileIO(fd, "w", closefd=False)),
-                                encoding="utf-8", errors="backslashreplace", write_through=True)
+                                encoding="utf-8", errors="backslashreplace", line_buffering=True,
+                                write_through=True)
 
     def start_game(self, guarded: set[int] | frozenset[int]) -> None:
         """A game starts; the bots of the seats in `guarded` are sandboxed."""
