@@ -11,6 +11,13 @@ sleeps). A bot stuck where signals cannot reach it (compiled code holding the GI
 blocked) is the local pool's business: its parent process reads the heartbeat from shared memory,
 kills the worker, and restarts the game after the moves already played with that bot faulted
 (see `ladder.backends`).
+
+A user's bot (`python:` spec) runs in a `BotSandbox`: its stdout and stderr go to a file of
+its seat (kept with its fault, never in the tournament's output), what it changes of the
+process's signal handling is put back after each call, and the processes it starts are
+killed at the end of its game. Every piece of its code runs in a timed call of the referee's
+(making it, looking up its methods, its moves, its destructor). `check_bots` makes each such
+bot once in a separate guarded process before a tournament stores anything.
 """
 from __future__ import annotations
 

@@ -45,3 +45,31 @@ def test_an_unreachable_ray_cluster_is_a_clear_error(tmp_path: Path) -> None:
                  "--no-progress")
     assert result.exit_code == 2, result.output
     assert "cannot start or reach the Ray cluster at '127.0.0.1:1'" in result.output
+
+
+def test_ray_backend_charges_the_same_faults_and_keeps_bots_output_out(tmp_path: Path) -> None:
+    """The fault bots that need no process kill, on Ray as locally: answers whose conversion
+    exits, exceptions whose description exits, a `__getattr__` that raises, and a bot that
+    prints, forks and starts a process (its moves those of a quiet twin): the same games, the
+    same faults, and stdout stays pure JSON."""
+    import json
+
+    from tests.ladder.helpers import spawn
+
+    common = ["-p", 2, "-b", f"x={BOTS}noisy(seed=1,ms=1)", "-b", "rand=random",
+              "-b", f"ans={BOTS}bad_answer(how=exit,after=2)",
+              "-b", f"exc={BOTS}bad_exception(how=exit,after=2)", "-b", f"el={BOTS}elusive(how=raise)",
+              "--seatings", "rotations", "--deals", 1, "--seed", 21, "--move-timeout", 5,
+              "--workers", 2, "--no-progress", "--json"]
+    local = cli("tournament", "run", "--db", tmp_path / "local.db", *common)
+    assert local.exit_code == 0, local.output
+    proc = spawn("tournament", "run", "--db", tmp_path / "ray.db", "--backend", "ray", *common)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, out + err
+    report = json.loads(out)
+    assert report["status"] == "finished" and report["done"] == 20
+    assert "noisy" not in out + err
+    a, b = _summary(tmp_path / "local.db"), _summary(tmp_path / "ray.db")
+    assert len(a) == 20 and a == b
+    charged = {s["bot"] for g in games(tmp_path / "ray.db") for s in g.seats if s["fault"]}
+    assert charged == {"ans", "exc", "el"}
