@@ -566,3 +566,28 @@ class Assassin(First):
 
 def assassin(after: str = "3") -> Assassin:
     return Assassin(after)
+
+
+class Saboteur(First):
+    """At its `after`-th decision breaks the worker's own code (the function that encodes a
+    finished game): the game then fails outside any bot's call, which no referee can pin on
+    anyone."""
+
+    def __init__(self, after: str | int = 3) -> None:
+        self.after = int(after)
+        self.calls = 0
+
+    def step(self, state: Any) -> int:
+        self.calls += 1
+        if self.calls == self.after:
+            import ladder.worker
+
+            def broken(values: Any) -> str:
+                raise RuntimeError("sabotaged")
+
+            ladder.worker._compact = broken  # type: ignore[assignment]
+        return super().step(state)
+
+
+def saboteur(after: str = "3") -> Saboteur:
+    return Saboteur(after)

@@ -224,3 +224,21 @@ def test_a_faulting_bots_output_is_kept_with_its_fault(tmp_path: Path) -> None:
                      "noisy: straight to fd 1", "noisy: straight to fd 2"):
             assert line in message
         assert message.strip().splitlines()[-1].startswith("no answer within the move time limit")
+
+
+def test_a_game_that_fails_outside_any_call_is_retried_in_a_fresh_worker_then_voided(
+        tmp_path: Path) -> None:
+    """The saboteur breaks the worker's code: each game with it fails outside any call, is
+    played again in a fresh worker (the broken one retires), and is voided after the retries;
+    the run finishes and the saboteur's partner is charged nothing."""
+    db = tmp_path / "t.db"
+    result = cli("tournament", "run", "--db", db, "-p", 2, "-b", f"s={BOTS}saboteur(after=3)",
+                 "-b", "r=random", "--seatings", "rotations", "--deals", 1, "--workers", 1,
+                 "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["status"] == "finished" and report["voided"] == 2 and report["played"] == 0
+    assert games(db) == []
+    with Store(db, create=False) as store:
+        errors = [v["error"] for v in store.voided(1)]
+    assert len(errors) == 2 and all("RuntimeError: sabotaged" in e for e in errors)
