@@ -5,6 +5,7 @@ its own seat's point of view, so a bot cannot read hidden information whatever i
 """
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -213,7 +214,23 @@ def describe_bots() -> list[dict[str, Any]]:
     ]
 
 
+# The largest value each numeric option may take: a budget beyond these is a typo (10**18
+# iterations, or a day per move), and some would overflow the search's C fields. Seeds are
+# 64-bit. Every float must be finite (NaN passes every comparison and would disable a check).
+OPTION_LIMITS: dict[str, float] = {
+    "iterations": 10**9,
+    "millis": 86_400_000.0,  # a day per decision
+    "c": 1e6,
+    "bias": 1e6,
+    "cutoff": 10**6,
+    "determinizations": 10**5,
+    "threads": 64,
+    "seed": 2**64 - 1,
+}
+
+
 def _convert(value: str, kind: type, bot: str, key: str) -> Any:
+    """A raw option value as `kind`, refusing non-finite floats and out-of-range numbers."""
     try:
         if kind is bool:
             if value.lower() in ("true", "1", "yes"):
@@ -221,11 +238,21 @@ def _convert(value: str, kind: type, bot: str, key: str) -> Any:
             if value.lower() in ("false", "0", "no"):
                 return False
             raise ValueError(value)
-        return kind(value)
-    except ValueError:
+        out = kind(value)
+    except (ValueError, OverflowError):
         raise BotSpecError(
             f"bot {bot!r}: option {key!r} must be {kind.__name__}, got {value!r}"
         ) from None
+    if kind is float and not math.isfinite(out):
+        raise BotSpecError(f"bot {bot!r}: option {key!r} must be a finite number, got {value!r}")
+    if kind in (int, float):
+        limit = OPTION_LIMITS.get(key)
+        if out < 0:
+            raise BotSpecError(f"bot {bot!r}: option {key!r} must not be negative, got {value!r}")
+        if limit is not None and out > limit:
+            raise BotSpecError(
+                f"bot {bot!r}: option {key!r} is {value}, more than the most allowed ({limit:g})")
+    return out
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -241,6 +268,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise BotSpecError(f"bot spec {spec!r}: {part!r} is not key=value")
+        if key.strip() in options:
+            raise BotSpecError(f"bot spec {spec!r}: the option {key.strip()!r} is given twice")
         options[key.strip()] = value.strip()
     return name.strip(), options
 

@@ -6,6 +6,7 @@ where, so a game can be stopped at any prompt and resumed at the same decision.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -29,6 +30,11 @@ HUMAN = "human"
 
 class PlayError(TiantiError, ValueError):
     """A save file that cannot be used, or a bad choice at a prompt."""
+
+
+def is_code_spec(spec: str) -> bool:
+    """Whether a bot spec imports and runs Python code (`python:module:factory`)."""
+    return spec.strip().lower().startswith("python:")
 
 
 def data_dir() -> Path:
@@ -224,32 +230,75 @@ class PlaySession:
                 "move_seconds": [m.seconds for m in self.log]}
 
     def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the game to `path` (through a temporary file, so that a failed write never
+        leaves half a save). Any problem (a folder, no permission, a full disk) is a PlayError
+        with a message: the caller tells the person and the game goes on."""
         p = Path(path).expanduser()
-        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.is_dir():
+            raise PlayError(f"cannot save to {p}: it is a folder (give a file name)")
         tmp = p.with_suffix(p.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict()))
-        tmp.replace(p)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(self.to_dict()))
+            tmp.replace(p)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise PlayError(f"cannot save to {p}: {e.strerror or e}") from None
         return p
 
+    def untrusted_specs(self) -> list[str]:
+        """The bot specs of this game that would import and run Python code (`python:...`):
+        a saved game naming one is only loaded with the person's consent (`--trust`)."""
+        return [s for s in [*self.specs, self.hint_spec] if is_code_spec(s)]
+
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> "PlaySession":
+    def load(path: str | os.PathLike[str], trust: bool = False) -> "PlaySession":
+        """The game saved at `path`, checked: a clear PlayError for a file that is not a save,
+        a missing or malformed field, unknown game options, a seat out of range, or (without
+        `trust`) a bot spec that would run Python code named in the file."""
         p = Path(path).expanduser()
         try:
             data = json.loads(p.read_text())
         except FileNotFoundError:
             raise PlayError(f"no saved game at {p}") from None
+        except IsADirectoryError:
+            raise PlayError(f"{p} is a folder, not a saved game") from None
         except (OSError, ValueError) as e:
             raise PlayError(f"{p} is not a saved tianti game: {e}") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise PlayError(f"{p} is not a saved tianti game (format {SAVE_FORMAT!r} expected)")
+        missing = [k for k in ("record", "seat", "specs") if k not in data]
+        if missing:
+            raise PlayError(f"{p} does not load: it has no {' and no '.join(map(repr, missing))} "
+                            "field (a save of `tianti play` holds the game record, your seat "
+                            "and the bots)")
+        record = data["record"]
+        if not isinstance(record, dict):
+            raise PlayError(f"{p} does not load: its 'record' is not a game record")
         try:
-            state = State.from_record(data["record"])
-            seat, specs = int(data["seat"]), list(data["specs"])
-        except (KeyError, TypeError, ValueError, RecordError) as e:
+            seat, specs = int(data["seat"]), [str(s) for s in data["specs"]]
+        except (TypeError, ValueError) as e:
+            raise PlayError(f"{p} does not load: a bad 'seat' or 'specs' field ({e})") from None
+        try:
+            state = State.from_record(record)
+        except TiantiError as e:
             raise PlayError(f"{p} does not load: {e}") from None
-        if len(specs) != state.num_players() or specs[seat] != HUMAN:
-            raise PlayError(f"{p} does not load: its seats do not match the game")
-        session = PlaySession(state, seat, specs, data.get("hint", "strong"))
+        except (KeyError, TypeError, ValueError) as e:
+            what = f"no {e.args[0]!r} field" if isinstance(e, KeyError) else str(e)
+            raise PlayError(f"{p} does not load: its game record is broken ({what})") from None
+        n = state.num_players()
+        if not 0 <= seat < n:
+            raise PlayError(f"{p} does not load: seat {seat} is out of range for a "
+                            f"{n}-player game (0..{n - 1})")
+        if len(specs) != n or specs[seat] != HUMAN:
+            raise PlayError(f"{p} does not load: its {len(specs)} seats do not match the "
+                            f"{n}-player game (seat {seat} must be {HUMAN!r})")
+        session = PlaySession(state, seat, specs, str(data.get("hint", "strong")))
+        untrusted = session.untrusted_specs()
+        if untrusted and not trust:
+            raise PlayError(f"{p} names bots that run Python code ({', '.join(untrusted)}); "
+                            "load it with --trust only if you trust the file")
         session.decisions = [int(d) for d in data.get("decisions", [])]
         seconds = data.get("move_seconds") or []
         replay = load_game(state.game.name, **state.game.options).new_initial_state(state.seed)

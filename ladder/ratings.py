@@ -1,42 +1,55 @@
-"""Ratings derived from the stored games: TrueSkill free-for-all, per game and player count.
+"""Ratings derived from the stored games: TrueSkill free-for-all, per pool.
 
-Each stored game is one free-for-all match: every seat a one-player team, ranked by its
+A *pool* is a game, a player count and the options that change the rules (`store.pool_key`):
+the base game, the Great Wall, the super events, Mount Tai's promos, tutors, solo play or a
+challenge game are pools apart, since a rating earned under one set of rules says little about
+another. Each stored game is one free-for-all match: every seat a one-player team, ranked by its
 finishing position (faulted seats last; equal positions are draws — the games' own tie-breaks
 decide ties before that, so equal positions come from faults). Games are rated in the order
-they were stored (`games.id`), pool by pool; a pool is a game name and a player count, since a
-4-player rating says little about 2-player strength.
+they were stored (`games.id`), pool by pool.
 
-A bot that sits in several seats of one game (a person's game against two copies of a bot)
-is rated as that many players from the same prior and keeps their mean.
+A bot that sits in several seats of one game (a person's game against two copies of a bot) is
+rated as that many players from the same prior and keeps their mean; in its games, wins and
+head-to-heads that game counts once: its place is the mean of its seats' places, it won if one
+of its seats won.
 
-One-player games (solo play) have nobody to be ranked against: they are not rated, and their
-ladder orders the bots by mean score instead.
+One-player games (solo play) have nobody to be ranked against: they are not rated. A solo game
+is won only when it reaches its goal (Mount Tai's reputation goal); a solo pool lists the goal
+rate and the mean score and orders the bots by them.
 
 Ratings are a cache: `update_ratings` rates the games stored since the last update (the store
-keeps a bookmark) and `recompute` rebuilds everything from the records. The statistics beside
-them (wins, mean finishing position, faults, head-to-head) are counted from the seats directly.
+keeps a bookmark) and `recompute` rebuilds everything from the records. A store that cannot be
+written (or has an old schema and is only read) gets its ratings computed in memory instead.
+The statistics beside them (wins, mean finishing position, faults, head-to-head) are counted
+from the seats directly.
 """
 from __future__ import annotations
 
 import itertools
+import json
 import math
-from dataclasses import asdict, dataclass
-from typing import Any
+import sqlite3
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
 
 import trueskill
 
-from ladder.store import Store
+from engine.core.errors import TiantiError
+from ladder.store import SCHEMA_VERSION, Store, StoreError, goal_reached, pool_key
 
 # TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 10 %).
 ENV = trueskill.TrueSkill()
 # Games rated per transaction (so that a long recompute does not block tournaments writing).
 _BATCH = 2000
+Z95 = 1.959963984540054
 
 
 @dataclass
 class LadderRow:
     """One bot's line of a ladder. `mean_place` is 1 for always first; `errors` counts the
-    games it lost by a fault; mu, sigma and conservative are None in one-player pools."""
+    games it lost by a fault; mu, sigma and conservative are None in one-player pools, where
+    `wins` counts the games that reached their goal. `win_low`/`win_high` bound the win rate
+    (Wilson's 95% interval)."""
 
     rank: int
     bot: str
@@ -51,6 +64,8 @@ class LadderRow:
     errors: int
     mean_score: float = 0.0
     mean_score_se: float = 0.0
+    win_low: float = 0.0
+    win_high: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,15 +73,113 @@ class LadderRow:
 
 @dataclass
 class Pool:
-    """The ladder of one game and player count."""
+    """The ladder of one pool: a game, its player count and its rule-changing options."""
 
     game: str
     players: int
     rows: list[LadderRow]
+    options: dict[str, Any] = field(default_factory=dict)
+    key: str = ""
+    solo_goal: bool = False  # a one-player pool whose games have a goal
+
+    @property
+    def variant(self) -> dict[str, Any]:
+        """The options in which the pool differs from the game's defaults at its player count."""
+        return variant_options(self.game, self.players, self.options)
 
     @property
     def title(self) -> str:
-        return f"{self.game}, {self.players} player{'s' if self.players != 1 else ''}"
+        text = f"{self.game}, {self.players} player{'s' if self.players != 1 else ''}"
+        variant = self.variant
+        if variant:
+            text += ", " + ", ".join(f"{k}={_show(v)}" for k, v in variant.items())
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "options": self.options,
+                "variant": self.variant, "title": self.title, "solo_goal": self.solo_goal,
+                "rows": [r.to_dict() for r in self.rows]}
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def variant_options(game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """`options` less the player count and those equal to the game's defaults."""
+    try:
+        from engine.registry import load_game
+
+        defaults = dict(load_game(game).options)
+    except (TiantiError, ValueError, TypeError):
+        defaults = {}
+    return {k: v for k, v in options.items()
+            if k != "players" and (k not in defaults or defaults[k] != v)}
+
+
+@dataclass
+class GameRow:
+    """What the ladder needs of a stored game: its pool and each seat's bot, place, score and
+    fault. `goal` is whether a solo game reached its goal (None otherwise)."""
+
+    id: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    pool: str
+    goal: bool | None
+    seats: list[tuple[str, int, int, bool]]  # (bot, rank, score, faulted) by seat
+
+    def by_bot(self) -> dict[str, tuple[float, bool, float, bool]]:
+        """Each bot once: (mean place 1.., won, mean score, faulted)."""
+        out: dict[str, tuple[float, bool, float, bool]] = {}
+        for bot in dict.fromkeys(b for b, *_ in self.seats):
+            mine = [s for s in self.seats if s[0] == bot]
+            place = sum(r + 1 for _, r, _, _ in mine) / len(mine)
+            score = sum(sc for _, _, sc, _ in mine) / len(mine)
+            if self.players == 1:
+                won = bool(self.goal)
+            else:
+                won = any(r == 0 for _, r, _, _ in mine)
+            out[bot] = (place, won, score, any(f for *_, f in mine))
+        return out
+
+
+def matches(options: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
+    """Whether a pool's options agree with every `-o KEY=VALUE` filter."""
+    return all(k in options and options[k] == v for k, v in (wanted or {}).items())
+
+
+def load_games(store: Store, game: str | None = None, players: int | None = None,
+               options: dict[str, Any] | None = None, run: int | None = None) -> list[GameRow]:
+    """The stored games (in the order stored) of the pools that pass the filters."""
+    where, params = ["1"], []
+    for column, value in (("g.game", game), ("g.players", players), ("g.run_id", run)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    new = store.version >= 2
+    extra = "g.pool, g.goal_reached" if new else "NULL, NULL"
+    rows = store.conn.execute(
+        f"SELECT g.id, g.game, g.players, g.options, {extra}, g.seed, s.bot, s.rank, s.score,"
+        " s.fault_kind IS NOT NULL FROM games g JOIN seats s ON s.game_id = g.id"
+        f" WHERE {' AND '.join(where)} ORDER BY g.id, s.seat", params).fetchall()
+    out: list[GameRow] = []
+    for gid, seats in itertools.groupby(rows, key=lambda r: r[0]):
+        seats = list(seats)
+        _, name, n, opts_text, pool, goal, seed = seats[0][:7]
+        opts = store._json(opts_text, "options", gid)
+        if not matches(opts, options):
+            continue
+        if pool is None:  # a schema-1 store read as it is
+            pool = pool_key(name, opts)
+            if n == 1:
+                (actions,) = store.conn.execute("SELECT actions FROM games WHERE id = ?",
+                                                (gid,)).fetchone()
+                goal = goal_reached(name, opts, seed, store._json(actions, "actions", gid))
+        out.append(GameRow(gid, name, n, opts, pool, None if goal is None else bool(goal),
+                           [(s[7], s[8], s[9], bool(s[10])) for s in seats]))
+    return out
 
 
 def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
@@ -76,8 +189,16 @@ def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
     return [g[0] for g in groups]
 
 
+def can_cache(store: Store) -> bool:
+    """Whether ratings can be kept in this store's cache (else they are computed in memory)."""
+    return store.writable and store.version == SCHEMA_VERSION
+
+
 def update_ratings(store: Store) -> int:
-    """Rate the games stored since the last update; returns how many were rated."""
+    """Rate the games stored since the last update; returns how many were rated (0 when the
+    store cannot hold the cache)."""
+    if not can_cache(store):
+        return 0
     rated = 0
     while True:
         n = _update_batch(store)
@@ -86,18 +207,35 @@ def update_ratings(store: Store) -> int:
             return rated
 
 
+def _rate_game(pool: dict[str, tuple[trueskill.Rating, int]], bots: list[str],
+               ranks: list[int]) -> list[tuple[str, trueskill.Rating]]:
+    """Rate one game into `pool` (bot -> (rating, games)); returns each bot's new rating."""
+    before = [pool[b][0] if b in pool else ENV.create_rating() for b in bots]
+    after = rate_match(ENV, before, ranks)
+    out = []
+    for b in dict.fromkeys(bots):
+        # a bot in several seats (a person's game against two copies of one bot): each copy was
+        # rated from the same prior; the bot keeps their mean, and the game counts once
+        copies = [r for other, r in zip(bots, after) if other == b]
+        r = ENV.create_rating(sum(c.mu for c in copies) / len(copies),
+                              sum(c.sigma for c in copies) / len(copies))
+        pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
+        out.append((b, r))
+    return out
+
+
 def _update_batch(store: Store) -> int:
     c = store.conn
     with store.transaction():
         (last,) = c.execute("SELECT value FROM meta WHERE key = 'ratings_last_game'").fetchone()
         rows = c.execute(
-            "SELECT g.id, g.game, g.players, s.bot, s.rank FROM games g"
+            "SELECT g.id, g.pool, s.bot, s.rank FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE g.id > ? AND g.id IN (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?)"
             " ORDER BY g.id, s.seat", (int(last), int(last), _BATCH)).fetchall()
         if not rows:
             return 0
-        cache: dict[tuple[str, int], dict[str, tuple[trueskill.Rating, int]]] = {}
+        cache: dict[str, dict[str, tuple[trueskill.Rating, int]]] = {}
         history = []
         count = 0
         for game_id, seats in itertools.groupby(rows, key=lambda r: r[0]):
@@ -105,35 +243,27 @@ def _update_batch(store: Store) -> int:
             count += 1
             if len(seats) < 2:
                 continue  # a one-player game ranks nobody against anybody
-            key = (seats[0][1], seats[0][2])
+            key = seats[0][1]
             pool = cache.get(key)
             if pool is None:
                 pool = cache[key] = {
                     bot: (ENV.create_rating(mu, sigma), n) for bot, mu, sigma, n in c.execute(
-                        "SELECT bot, mu, sigma, games FROM ratings WHERE game = ? AND players = ?",
-                        key)}
-            bots = [s[3] for s in seats]
-            before = [pool[b][0] if b in pool else ENV.create_rating() for b in bots]
-            after = rate_match(ENV, before, [s[4] for s in seats])
-            for b in dict.fromkeys(bots):
-                # a bot in several seats (a person's game against two copies of one bot): each
-                # copy was rated from the same prior; the bot keeps their mean
-                copies = [r for other, r in zip(bots, after) if other == b]
-                r = ENV.create_rating(sum(c.mu for c in copies) / len(copies),
-                                      sum(c.sigma for c in copies) / len(copies))
-                pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
+                        "SELECT bot, mu, sigma, games FROM ratings WHERE pool = ?", (key,))}
+            for b, r in _rate_game(pool, [s[2] for s in seats], [s[3] for s in seats]):
                 history.append((game_id, b, r.mu, r.sigma))
         c.executemany("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?)", history)
         c.executemany(
-            "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
-            [(g, p, b, r.mu, r.sigma, n) for (g, p), pool in cache.items()
-             for b, (r, n) in pool.items()])
+            "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
+            [(k, b, r.mu, r.sigma, n) for k, pool in cache.items() for b, (r, n) in pool.items()])
         c.execute("UPDATE meta SET value = ? WHERE key = 'ratings_last_game'", (str(rows[-1][0]),))
     return count
 
 
 def recompute(store: Store) -> int:
     """Forget every rating and rate all stored games again, in order; returns the count."""
+    if not can_cache(store):
+        raise StoreError(f"the store {store.path} is read-only (or of an older schema and opened "
+                         f"for reading): its ratings are computed afresh on every read anyway")
     with store.transaction():
         store.conn.execute("DELETE FROM ratings")
         store.conn.execute("DELETE FROM rating_history")
@@ -141,42 +271,106 @@ def recompute(store: Store) -> int:
     return update_ratings(store)
 
 
-def pools(store: Store, game: str | None = None, players: int | None = None) -> list[tuple[str, int]]:
-    """The (game, players) pools that have games, optionally filtered."""
-    rows = store.conn.execute("SELECT DISTINCT game, players FROM games ORDER BY game, players")
-    return [(g, p) for g, p in rows if (game is None or g == game) and (players is None or p == players)]
+def rate_in_memory(games: Iterable[GameRow]) -> tuple[dict[str, dict[str, tuple[float, float]]],
+                                                      dict[str, list[tuple[int, str, float, float]]]]:
+    """Ratings of the given games rated in order, without the cache: per pool, bot -> (mu,
+    sigma), and per pool the history (game id, bot, mu, sigma)."""
+    pools: dict[str, dict[str, tuple[trueskill.Rating, int]]] = {}
+    history: dict[str, list[tuple[int, str, float, float]]] = {}
+    for g in games:
+        if len(g.seats) < 2:
+            continue
+        pool = pools.setdefault(g.pool, {})
+        for b, r in _rate_game(pool, [s[0] for s in g.seats], [s[1] for s in g.seats]):
+            history.setdefault(g.pool, []).append((g.id, b, r.mu, r.sigma))
+    return ({k: {b: (r.mu, r.sigma) for b, (r, _) in p.items()} for k, p in pools.items()},
+            history)
 
 
-def ladder(store: Store, game: str | None = None, players: int | None = None) -> list[Pool]:
-    """The ladder of every pool (brought up to date first), best conservative rating first."""
-    update_ratings(store)
+def _group(games: list[GameRow]) -> list[list[GameRow]]:
+    """The games by pool; pools ordered by game, player count, then their options."""
+    by: dict[str, list[GameRow]] = {}
+    for g in games:
+        by.setdefault(g.pool, []).append(g)
+    return [by[k] for k in sorted(by, key=lambda k: (by[k][0].game, by[k][0].players, k))]
+
+
+def pools(store: Store, game: str | None = None, players: int | None = None,
+          options: dict[str, Any] | None = None) -> list[tuple[str, int]]:
+    """The (game, players) of the pools that have games, optionally filtered (one entry per
+    pool: a game and player count may appear once per variant)."""
+    return [(p[0].game, p[0].players) for p in _group(load_games(store, game, players, options))]
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def ladder(store: Store, game: str | None = None, players: int | None = None,
+           options: dict[str, Any] | None = None, run: int | None = None) -> list[Pool]:
+    """The ladder of every pool (brought up to date first), best conservative rating first.
+
+    With `run`, only that run's games count and they are rated in memory (a run's own ladder);
+    otherwise the cache is used when the store can hold it."""
+    games = load_games(store, game, players, options, run)
+    cached = run is None and can_cache(store)
+    if cached:
+        try:
+            update_ratings(store)
+        except sqlite3.OperationalError:
+            cached = False  # locked or read-only after all: compute them here
+    memory = rate_in_memory(games)[0] if not cached else {}
     out = []
-    for g, p in pools(store, game, players):
-        ratings = {b: (mu, sigma) for b, mu, sigma in store.conn.execute(
-            "SELECT bot, mu, sigma FROM ratings WHERE game = ? AND players = ?", (g, p))}
-        stats = store.conn.execute(
-            "SELECT s.bot, COUNT(*), SUM(s.rank = 0), SUM(s.rank + 1), SUM((s.rank + 1) * (s.rank + 1)),"
-            " SUM(s.fault_kind IS NOT NULL), SUM(s.score), SUM(s.score * s.score)"
-            " FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE g.game = ? AND g.players = ? GROUP BY s.bot", (g, p)).fetchall()
+    for group in _group(games):
+        first = group[0]
+        rated = first.players > 1
+        if not rated:
+            ratings: dict[str, tuple[float, float]] = {}
+        elif cached:
+            ratings = {b: (mu, sigma) for b, mu, sigma in store.conn.execute(
+                "SELECT bot, mu, sigma FROM ratings WHERE pool = ?", (first.pool,))}
+        else:
+            ratings = memory.get(first.pool, {})
+        acc: dict[str, list[Any]] = {}
+        for g in group:
+            for bot, (place, won, score, faulted) in g.by_bot().items():
+                a = acc.setdefault(bot, [0, 0, 0.0, 0.0, 0, 0.0, 0.0])
+                a[0] += 1
+                a[1] += won
+                a[2] += place
+                a[3] += place * place
+                a[4] += faulted
+                a[5] += score
+                a[6] += score * score
         rows = []
-        for bot, n, wins, places, squares, errors, points, points_sq in stats:
-            rated = p > 1
+        for bot, (n, wins, places, squares, errors, points, points_sq) in acc.items():
             mu, sigma = ratings.get(bot, (ENV.mu, ENV.sigma)) if rated else (None, None)
             place, place_se = _mean_se(places, squares, n)
             score, score_se = _mean_se(points, points_sq, n)
+            low, high = wilson(int(wins), n)
             rows.append(LadderRow(
                 rank=0, bot=bot, mu=mu, sigma=sigma,
                 conservative=mu - 3 * sigma if rated else None, games=n,
                 wins=int(wins), win_rate=wins / n, mean_place=place, mean_place_se=place_se,
-                errors=int(errors), mean_score=score, mean_score_se=score_se))
-        if p > 1:
+                errors=int(errors), mean_score=score, mean_score_se=score_se,
+                win_low=low, win_high=high))
+        solo_goal = not rated and any(g.goal is not None for g in group)
+        if rated:
             rows.sort(key=lambda r: (-r.conservative, -r.mu, r.bot))
+        elif solo_goal:
+            rows.sort(key=lambda r: (-r.win_rate, -r.mean_score, r.bot))
         else:
             rows.sort(key=lambda r: (-r.mean_score, r.bot))
         for i, r in enumerate(rows):
             r.rank = i + 1
-        out.append(Pool(g, p, rows))
+        out.append(Pool(first.game, first.players, rows, dict(first.options), first.pool,
+                        solo_goal))
     return out
 
 
@@ -190,7 +384,8 @@ def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
 @dataclass
 class HeadToHead:
     """For each ordered pair of bots of a pool, how often the first finished above, below and
-    level with the second when both sat at the same table."""
+    level with the second when both sat at the same table (each game once, a bot in several
+    seats by its mean place)."""
 
     game: str
     players: int
@@ -198,6 +393,7 @@ class HeadToHead:
     above: dict[tuple[str, str], int]
     below: dict[tuple[str, str], int]
     level: dict[tuple[str, str], int]
+    options: dict[str, Any] = field(default_factory=dict)
 
     def meetings(self, a: str, b: str) -> int:
         return self.above.get((a, b), 0) + self.below.get((a, b), 0) + self.level.get((a, b), 0)
@@ -210,38 +406,70 @@ class HeadToHead:
         return (self.above.get((a, b), 0) + 0.5 * self.level.get((a, b), 0)) / n
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "bots": self.bots, "pairs": [
-            {"bot": a, "opponent": b, "above": self.above.get((a, b), 0),
-             "below": self.below.get((a, b), 0), "level": self.level.get((a, b), 0)}
-            for a in self.bots for b in self.bots if a != b and self.meetings(a, b)]}
+        return {"game": self.game, "players": self.players, "options": self.options,
+                "variant": variant_options(self.game, self.players, self.options),
+                "bots": self.bots, "pairs": [
+                    {"bot": a, "opponent": b, "above": self.above.get((a, b), 0),
+                     "below": self.below.get((a, b), 0), "level": self.level.get((a, b), 0)}
+                    for a in self.bots for b in self.bots if a != b and self.meetings(a, b)]}
 
 
-def head_to_head(store: Store, game: str, players: int, order: list[str] | None = None) -> HeadToHead:
-    """The head-to-head table of a pool (bots in `order`, else by name)."""
-    rows = store.conn.execute(
-        "SELECT a.bot, b.bot, SUM(a.rank < b.rank), SUM(a.rank > b.rank), SUM(a.rank = b.rank)"
-        " FROM seats a JOIN seats b ON a.game_id = b.game_id AND a.bot != b.bot"
-        " JOIN games g ON g.id = a.game_id WHERE g.game = ? AND g.players = ?"
-        " GROUP BY a.bot, b.bot", (game, players)).fetchall()
-    above, below, level = {}, {}, {}
-    names = set()
-    for a, b, up, down, eq in rows:
-        above[(a, b)], below[(a, b)], level[(a, b)] = int(up), int(down), int(eq)
-        names.update((a, b))
+def head_to_head_of(games: list[GameRow], order: list[str] | None = None) -> HeadToHead:
+    """The head-to-head table of one pool's games."""
+    above: dict[tuple[str, str], int] = {}
+    below: dict[tuple[str, str], int] = {}
+    level: dict[tuple[str, str], int] = {}
+    names: set[str] = set()
+    for g in games:
+        places = {b: v[0] for b, v in g.by_bot().items()}
+        names.update(places)
+        for a, b in itertools.permutations(places, 2):
+            table = above if places[a] < places[b] else below if places[a] > places[b] else level
+            table[(a, b)] = table.get((a, b), 0) + 1
+    for a, b in itertools.permutations(sorted(names), 2):
+        for table in (above, below, level):
+            table.setdefault((a, b), 0)
     bots = [b for b in (order or []) if b in names] + sorted(names - set(order or []))
-    return HeadToHead(game, players, bots, above, below, level)
+    first = games[0] if games else None
+    return HeadToHead(first.game if first else "", first.players if first else 0, bots, above,
+                      below, level, dict(first.options) if first else {})
 
 
-def history(store: Store, game: str, players: int) -> dict[str, list[tuple[int, float, float]]]:
-    """Each bot's rating after each of its games: (the pool's game number, mu, sigma)."""
-    update_ratings(store)
-    ids = [r[0] for r in store.conn.execute(
-        "SELECT id FROM games WHERE game = ? AND players = ? ORDER BY id", (game, players))]
-    number = {gid: i + 1 for i, gid in enumerate(ids)}
-    out: dict[str, list[tuple[int, float, float]]] = {}
-    for gid, bot, mu, sigma in store.conn.execute(
+def head_to_head(store: Store, game: str | Pool, players: int | None = None,
+                 order: list[str] | None = None, options: dict[str, Any] | None = None) -> HeadToHead:
+    """The head-to-head table of a pool: a `Pool` from `ladder`, or the one pool of a game and
+    player count (StoreError when several variants have games: name one with `options`)."""
+    if isinstance(game, Pool):
+        pool = game
+        games = [g for g in load_games(store, pool.game, pool.players) if g.pool == pool.key]
+        return head_to_head_of(games, order or [r.bot for r in pool.rows])
+    groups = _group(load_games(store, game, players, options))
+    if len(groups) > 1:
+        raise StoreError(f"several pools of {game} have games; choose one with -o KEY=VALUE")
+    return head_to_head_of(groups[0] if groups else [], order)
+
+
+def history(store: Store, game: str, players: int, options: dict[str, Any] | None = None
+            ) -> dict[str, list[tuple[int, float, float]]]:
+    """Each bot's rating after each of its games in the one pool matching the filters: (the
+    pool's game number, mu, sigma)."""
+    groups = _group(load_games(store, game, players, options))
+    if not groups:
+        return {}
+    if len(groups) > 1:
+        raise StoreError(f"several pools of {game} with {players} players have games; choose "
+                         f"one with -o KEY=VALUE")
+    group = groups[0]
+    number = {g.id: i + 1 for i, g in enumerate(group)}
+    if can_cache(store):
+        update_ratings(store)
+        rows = store.conn.execute(
             "SELECT h.game_id, h.bot, h.mu, h.sigma FROM rating_history h"
-            " JOIN games g ON g.id = h.game_id WHERE g.game = ? AND g.players = ?"
-            " ORDER BY h.game_id", (game, players)):
+            " JOIN games g ON g.id = h.game_id WHERE g.pool = ? ORDER BY h.game_id",
+            (group[0].pool,)).fetchall()
+    else:
+        rows = rate_in_memory(group)[1].get(group[0].pool, [])
+    out: dict[str, list[tuple[int, float, float]]] = {}
+    for gid, bot, mu, sigma in rows:
         out.setdefault(bot, []).append((number[gid], mu, sigma))
     return out

@@ -20,6 +20,8 @@ from ai.bots import BotSpecError, make_bot
 from engine.core.errors import TiantiError
 from ladder.worker import BotSetupError, check_bots, is_foreign
 
+# A bots file is a few lines; anything much larger (or endless, like /dev/zero) is a mistake.
+MAX_BOTS_FILE_BYTES = 1 << 20
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,63}$")
 
 
@@ -55,11 +57,18 @@ def load_bots_file(path: str | Path) -> list[tuple[str, str]]:
     """The (name, spec) pairs of a TOML bots file, in file order."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RosterError(f"the bots file {p} does not exist") from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as e:
-        raise RosterError(f"cannot read the bots file {p}: {e}") from None
+        if not p.exists():
+            raise RosterError(f"the bots file {p} does not exist")
+        if not p.is_file():
+            raise RosterError(f"the bots file {p} is not a regular file")
+        with open(p, "rb") as f:
+            data_bytes = f.read(MAX_BOTS_FILE_BYTES + 1)
+        if len(data_bytes) > MAX_BOTS_FILE_BYTES:
+            raise RosterError(f"the bots file {p} is larger than {MAX_BOTS_FILE_BYTES // 1024} KiB: "
+                              f"not a bots file")
+        text = data_bytes.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RosterError(f"cannot read the bots file {p}: {getattr(e, 'strerror', None) or e}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

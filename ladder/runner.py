@@ -5,10 +5,16 @@ of it for a new run, the rest for a resumed one), with a progress bar, and handl
 first SIGINT (or SIGTERM) stops handing out games and ends the workers, so only the games in
 flight are lost; the run is marked "interrupted" and can be resumed. A second Ctrl-C stops at
 once (still without losing a stored game: each one is its own transaction).
+
+A store error while the run goes on (another process holding the write lock past the busy
+timeout, a full disk, a damaged file) stops it the same way: the run is interrupted, not
+finished, and `RunReport.failure` says why in one line. A run with a sequential test
+(`ladder.sprt`) also stops, finished, as soon as the test decides.
 """
 from __future__ import annotations
 
 import signal
+import sqlite3
 import sys
 import threading
 import time
@@ -23,8 +29,9 @@ except ImportError:  # not POSIX
     resource = None  # type: ignore[assignment]
 
 from ladder.backends import Backend, BackendError, GameFailure
-from ladder.schedule import GameTask, TournamentSpec, check, plan
-from ladder.store import Store
+from ladder.schedule import GameTask, TournamentSpec, check, count_seatings, plan
+from ladder.sprt import DealTracker, SprtSpec, SprtState
+from ladder.store import Store, StoreError
 from ladder.worker import GameOutcome, VoidedGame
 
 
@@ -47,7 +54,9 @@ class RunReport:
     workers: int = 1
     status: str = "running"
     failure: str | None = None
+    store_failure: bool = False  # the failure is the store's: the run was interrupted
     in_flight_lost: int = 0
+    sprt: SprtState | None = None
 
     @property
     def done(self) -> int:
@@ -90,7 +99,8 @@ class RunReport:
                 "game_ms": round(1000 * self.game_seconds, 3),
                 "overhead_ms": round(1000 * self.overhead_seconds, 3),
                 "game_cpu_ms": round(1000 * self.game_cpu_seconds, 3),
-                "parent_cpu_ms": round(1000 * self.parent_cpu_per_game, 3)}
+                "parent_cpu_ms": round(1000 * self.parent_cpu_per_game, 3),
+                "sprt": self.sprt.to_dict() if self.sprt is not None else None}
 
 
 @dataclass
@@ -117,9 +127,30 @@ def start_run(store: Store, spec: TournamentSpec, label: str | None = None) -> i
     return store.create_run(spec, planned, label)
 
 
+def sprt_tracker(store: Store, run_id: int, spec: TournamentSpec) -> DealTracker | None:
+    """The sequential test of a run, fed with its stored games (None for a fixed-length run)."""
+    if spec.sprt is None:
+        return None
+    tracker = DealTracker(SprtSpec.from_dict(spec.sprt), spec.bots[0][0],
+                          count_seatings(len(spec.bots), spec.players, spec.seatings))
+    by_game: dict[tuple[int, int], list[tuple[str, int]]] = {}
+    keyed = store.conn.execute(
+        "SELECT g.deal, g.seating, s.bot, s.rank FROM games g JOIN seats s ON s.game_id = g.id"
+        " WHERE g.run_id = ? ORDER BY g.deal, g.seating, s.seat", (run_id,)).fetchall()
+    for deal, seating, bot, rank in keyed:
+        by_game.setdefault((deal, seating), []).append((bot, rank))
+    for (deal, _), seats in by_game.items():
+        tracker.add_game(deal, seats)
+    return tracker
+
+
 def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
-    """The planned games of a run that are not stored yet, in plan order."""
+    """The planned games of a run that are not stored yet, in plan order (none once its
+    sequential test has decided)."""
     info = store.run(run_id)
+    tracker = sprt_tracker(store, run_id, info.spec)
+    if tracker is not None and tracker.state.result is not None:
+        return []
     done = store.completed_keys(run_id)
     return [t for t in plan(info.spec, run_id) if t.key not in done]
 
@@ -158,14 +189,23 @@ def play_run(
     store: Store,
     run_id: int,
     backend: Backend,
-    progress: bool = True,
+    progress: bool | None = None,
     out: TextIO | None = None,
 ) -> RunReport:
-    """Play the run's missing games on `backend` (which this closes), storing each as it ends."""
+    """Play the run's missing games on `backend` (which this closes), storing each as it ends.
+
+    `progress`: draw the progress bar (None: only when `out` is a terminal, so that a
+    redirected stderr gets no carriage-return frames)."""
     out = out if out is not None else sys.stderr
+    if progress is None:
+        progress = bool(getattr(out, "isatty", lambda: False)())
     info = store.run(run_id)
     tasks = missing_tasks(store, run_id)
     report = RunReport(run_id, info.planned, info.planned - len(tasks), workers=backend.workers)
+    tracker = sprt_tracker(store, run_id, info.spec)
+    if tracker is not None:
+        report.sprt = tracker.state
+        report.done_before = store.run(run_id).done
     standings = Standings()
     for bot, n, places in store.conn.execute(
             "SELECT s.bot, COUNT(*), SUM(s.rank + 1) FROM seats s JOIN games g ON g.id = s.game_id"
@@ -184,14 +224,23 @@ def play_run(
         with stopper:
             for outcome in backend.run(tasks):
                 _store(store, outcome, report, standings)
+                if tracker is not None:
+                    tracker.add_game(outcome.deal, [(s.bot, s.rank) for s in outcome.seats])
+                    if tracker.state.result is not None:
+                        backend.request_stop()
                 bar.update(1)
                 if progress:
                     bar.set_postfix_str(_postfix(report, standings, time.monotonic() - start),
                                         refresh=False)
-        if stopper.signalled or report.done < info.planned:
+        decided = tracker is not None and tracker.state.result is not None
+        if not decided and (stopper.signalled or report.done < info.planned):
             status = "interrupted"
     except KeyboardInterrupt:
         status = "interrupted"
+    except (sqlite3.Error, StoreError) as e:
+        status = "interrupted"
+        report.store_failure = True
+        report.failure = store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
     except (GameFailure, BackendError) as e:
         status = "failed"
         report.failure = str(e)
@@ -201,7 +250,17 @@ def play_run(
         backend.close()
         bar.close()
         report.status = status
-        store.set_status(run_id, status, report.wall_seconds)
+        try:
+            report.status = store.set_status(run_id, status, report.wall_seconds)
+            report.done_before = store.run(run_id).done - report.played
+        except (sqlite3.Error, StoreError) as e:
+            # the store cannot even take the status: the run stays unfinished in it (listed as
+            # stopped once this process is gone), which is the truth
+            if report.failure is None:
+                report.store_failure = True
+                report.failure = store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
+            if report.status == "finished":
+                report.status = "interrupted"
     return report
 
 
@@ -241,4 +300,6 @@ def _postfix(report: RunReport, standings: Standings, elapsed: float) -> str:
         text += f", leader {lead[0]} (mean place {lead[1]:.2f})"
     if report.faults:
         text += f", {report.faults} fault{'s' if report.faults != 1 else ''}"
+    if report.sprt is not None:
+        text += f", {report.sprt.text()}"
     return text

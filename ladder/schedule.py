@@ -44,15 +44,21 @@ class TournamentSpec:
     seatings: str = "permutations"
     seed: int = 0
     move_timeout: float | None = None
+    # the sequential test (`ladder.sprt.SprtSpec.to_dict()`): the first bot against the others,
+    # the run stopping once it decides; None for a run of fixed length
+    sprt: dict[str, float] | None = None
 
     @property
     def players(self) -> int:
         return int(self.options["players"])
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "options": dict(self.options),
-                "bots": [list(b) for b in self.bots], "deals": self.deals,
-                "seatings": self.seatings, "seed": self.seed, "move_timeout": self.move_timeout}
+        d = {"game": self.game, "options": dict(self.options),
+             "bots": [list(b) for b in self.bots], "deals": self.deals,
+             "seatings": self.seatings, "seed": self.seed, "move_timeout": self.move_timeout}
+        if self.sprt is not None:
+            d["sprt"] = dict(self.sprt)
+        return d
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> "TournamentSpec":
@@ -60,7 +66,8 @@ class TournamentSpec:
             game=d["game"], options=dict(d["options"]),
             bots=tuple((str(n), str(s)) for n, s in d["bots"]), deals=int(d["deals"]),
             seatings=d.get("seatings", "permutations"), seed=int(d["seed"]),
-            move_timeout=d.get("move_timeout"))
+            move_timeout=d.get("move_timeout"),
+            sprt=dict(d["sprt"]) if d.get("sprt") is not None else None)
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,8 @@ def check(spec: TournamentSpec) -> int:
         raise ScheduleError(f"bot names must be distinct; repeated: {', '.join(dup)}")
     if spec.seatings not in SEATING_MODES or len(spec.bots) < spec.players:
         seatings(len(spec.bots), spec.players, spec.seatings)  # raises the clear error
+    if spec.sprt is not None and spec.players < 2:
+        raise ScheduleError("--sprt compares bots at one table: it needs at least 2 players")
     total = count_seatings(len(spec.bots), spec.players, spec.seatings) * spec.deals
     if total > MAX_PLANNED_GAMES:
         raise ScheduleError(

@@ -7,7 +7,8 @@ mode with a generous busy timeout, so that several tournaments can write the sam
 others read it. Ratings are not primary data: `ladder.ratings` derives them from the seats and
 caches them in the `ratings`/`rating_history` tables, which it can rebuild at any time.
 
-Schema (version 1):
+Schema (version 2; a version-1 store is upgraded when it is first opened for writing, and
+read as it is otherwise):
 
 - `meta(key, value)`: the store's format name and schema version; the ratings' bookmark.
 - `bots(name, spec, added_at)`: a name stands for one spec across the whole store, so that the
@@ -16,8 +17,10 @@ Schema (version 1):
   created_at, updated_at, finished_at, owner_host, owner_pid, wall_seconds)`: a tournament;
   `spec` is its `TournamentSpec` as JSON, from which its plan is recomputed.
 - `games(id, run_id, deal, seating, game, options, players, seed, resample_seed, actions,
-  move_times, duration, worker, finished_at)`: one finished game; `actions` and `move_times`
-  are JSON lists (one entry per decision); UNIQUE(run_id, deal, seating).
+  move_times, duration, worker, finished_at, pool, goal_reached)`: one finished game; `actions`
+  and `move_times` are JSON lists (one entry per decision); UNIQUE(run_id, deal, seating).
+  `pool` names the rating pool (the game and every option that changes its rules, players
+  included; see `pool_key`), `goal_reached` is 0/1 for a solo game with a goal, else NULL.
 - `seats(game_id, seat, bot, spec, score, rank, game_rank, fault_kind, fault_move, fault,
   moves, think_seconds, max_move_seconds)`: who sat where and how they did; `rank` is the
   finishing position with faulted seats last (0 = first), `game_rank` the rules' own.
@@ -26,6 +29,13 @@ Schema (version 1):
   outside as often as the retry limit allows; see `ladder.backends`): nobody's loss, in no
   rating, and not played again by a resume. Created when the first such game is stored (a
   store without it has none), so it needs no new schema version.
+- `ratings(pool, bot, mu, sigma, games)`, `rating_history(game_id, bot, mu, sigma)`: the cache.
+
+Opening checks the store: that it is a tianti store of a schema this code knows; for writing
+also `PRAGMA quick_check`, the tables' columns and the rows' JSON, so that a damaged store is a
+clear error before a run adds to it. A store that cannot be written (a read-only file or
+directory) opens for reading; the ratings are then computed in memory instead of cached.
+Every problem is a `StoreError` with one line saying what is wrong and with which file.
 """
 from __future__ import annotations
 
@@ -45,8 +55,12 @@ from ladder.schedule import TournamentSpec
 from ladder.worker import GameOutcome
 
 FORMAT = "tianti-store"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# How long a writer waits for another process's write lock before the store error (a run then
+# stops as interrupted). TIANTI_BUSY_TIMEOUT overrides it (seconds).
 BUSY_TIMEOUT_SECONDS = 60.0
+# The largest id SQLite can hold: a run or game number beyond it cannot exist.
+MAX_ID = 2**63 - 1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -92,6 +106,8 @@ CREATE TABLE IF NOT EXISTS games (
     duration REAL NOT NULL,
     worker TEXT,
     finished_at TEXT NOT NULL,
+    pool TEXT,
+    goal_reached INTEGER,
     UNIQUE (run_id, deal, seating)
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -112,14 +128,14 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE INDEX IF NOT EXISTS seats_by_bot ON seats (bot);
 CREATE INDEX IF NOT EXISTS games_by_pool ON games (game, players);
+CREATE INDEX IF NOT EXISTS games_by_rules ON games (pool);
 CREATE TABLE IF NOT EXISTS ratings (
-    game TEXT NOT NULL,
-    players INTEGER NOT NULL,
+    pool TEXT NOT NULL,
     bot TEXT NOT NULL,
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     games INTEGER NOT NULL,
-    PRIMARY KEY (game, players, bot)
+    PRIMARY KEY (pool, bot)
 );
 CREATE TABLE IF NOT EXISTS rating_history (
     game_id INTEGER NOT NULL,
@@ -147,6 +163,64 @@ CREATE TABLE IF NOT EXISTS voided (
 
 class StoreError(TiantiError):
     """The store cannot be opened or used (a bad path, not a tianti store, a name conflict...)."""
+
+
+# The columns of each table (a store whose tables differ is damaged or not ours).
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "bots": ("name", "spec", "added_at"),
+    "runs": ("id", "label", "spec", "game", "players", "deals", "seatings", "seed",
+             "move_timeout", "planned", "status", "created_at", "updated_at", "finished_at",
+             "owner_host", "owner_pid", "wall_seconds"),
+    "games": ("id", "run_id", "deal", "seating", "game", "options", "players", "seed",
+              "resample_seed", "actions", "move_times", "duration", "worker", "finished_at",
+              "pool", "goal_reached"),
+    "seats": ("game_id", "seat", "bot", "spec", "score", "rank", "game_rank", "fault_kind",
+              "fault_move", "fault", "moves", "think_seconds", "max_move_seconds"),
+    "ratings": ("pool", "bot", "mu", "sigma", "games"),
+    "rating_history": ("game_id", "bot", "mu", "sigma"),
+}
+_V1_MISSING = {"games": ("pool", "goal_reached")}
+
+
+def pool_key(game: str, options: dict[str, Any]) -> str:
+    """The rating pool of a game: its name and every option that changes its rules (all of a
+    game's options do today, the player count among them), as canonical JSON. Games of one
+    pool are comparable; the Great Wall, a solo game or another player count is another pool."""
+    rules = {k: v for k, v in options.items() if k not in RULE_NEUTRAL_OPTIONS.get(game, ())}
+    return json.dumps({"game": game, "options": rules}, sort_keys=True, separators=(",", ":"))
+
+
+# Options that do not change a game's rules (and so do not split its pool); none so far.
+RULE_NEUTRAL_OPTIONS: dict[str, frozenset[str]] = {}
+
+
+def goal_reached(game: str, options: dict[str, Any], seed: int, actions: list[int]) -> bool | None:
+    """Whether a finished one-player game reached its goal (None for a game without one): the
+    game is replayed from its record and asked."""
+    from engine.registry import load_game
+
+    state = load_game(game, **options).new_initial_state(seed)
+    ask = getattr(state, "goal_reached", None)
+    if ask is None or state.num_players() != 1:
+        return None
+    for a in actions:
+        state.apply_action(a)
+    result = ask()
+    return None if result is None else bool(result)
+
+
+def _busy_timeout() -> float:
+    text = os.environ.get("TIANTI_BUSY_TIMEOUT")
+    if not text:
+        return BUSY_TIMEOUT_SECONDS
+    try:
+        value = float(text)
+    except ValueError:
+        raise StoreError(f"TIANTI_BUSY_TIMEOUT must be a number of seconds, got {text!r}") from None
+    if not 0 <= value <= 86400:
+        raise StoreError(f"TIANTI_BUSY_TIMEOUT must be between 0 and 86400 seconds, got {text!r}")
+    return value
 
 
 def default_path() -> Path:
@@ -229,44 +303,121 @@ def _pid_alive(pid: int) -> bool:
 
 class Store:
     """An open store. `Store(path)` creates the file (and schema) when `create` is true; every
-    problem with the path or the file becomes a StoreError naming the path."""
+    problem with the path or the file becomes a StoreError naming the path.
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True) -> None:
+    `write=True` (the default) checks the store thoroughly and upgrades an old schema, for a
+    command that will add to it; `write=False` only reads (a read-only file is fine, nothing is
+    written but the ratings cache when the file allows it). `writable` says whether it can be
+    written, `version` is its schema version."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True,
+                 write: bool = True, allow_empty: bool = False) -> None:
         explicit = path is not None
         self.path = Path(path) if explicit else default_path()
-        if not explicit:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._check_path(create)
-        try:
-            self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS,
-                                        isolation_level=None)
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot open the store {self.path}: {e}") from None
+        self.version = SCHEMA_VERSION
+        self.writable = True
+        if not explicit and create:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot create the directory {self.path.parent}: {e.strerror}") from None
+        exists = self._check_path(create)
+        timeout = _busy_timeout()
+        if not write and exists and not self._can_write():
+            self.conn = self._connect_read_only(timeout)
+            self.writable = False
+        else:
+            try:
+                self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            except sqlite3.Error as e:
+                raise StoreError(f"cannot open the store {self.path}: {e}") from None
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
-            self._init_schema()
+            if write:
+                self._init_schema()
+                self._check_contents()
+            else:
+                version = self._check_format()
+                if version is None and not allow_empty:
+                    raise StoreError(f"{self.path} is empty, not a tianti store yet (run a "
+                                     f"tournament with --db {self.path} first)")
+                self.version = version if version is not None else SCHEMA_VERSION
         except sqlite3.DatabaseError as e:
             self.conn.close()
-            raise StoreError(f"{self.path} is not a usable SQLite database: {e}") from None
+            raise StoreError(self.explain(e)) from None
+        except BaseException:
+            self.conn.close()
+            raise
 
-    def _check_path(self, create: bool) -> None:
+    def explain(self, e: BaseException) -> str:
+        """One line for an SQLite error met while using this store."""
+        text = str(e)
+        if "malformed" in text or "corrupt" in text:
+            return (f"the store {self.path} is damaged ({text}); recover what is left with "
+                    f"`sqlite3 {self.path} .recover`")
+        if "not a database" in text:
+            return f"{self.path} is not a usable SQLite database: {text}"
+        if "locked" in text or "busy" in text:
+            return (f"the store {self.path} is locked by another process ({text}; waited "
+                    f"{_busy_timeout():g} s)")
+        if "full" in text:
+            return f"the store {self.path} cannot grow: the disk is full ({text})"
+        if "readonly" in text or "read-only" in text:
+            return f"the store {self.path} cannot be written: {text}"
+        return f"the store {self.path}: {type(e).__name__}: {text}"
+
+    def _can_write(self) -> bool:
+        """Whether this process may write the file and create its journal beside it."""
+        return os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+
+    def _connect_read_only(self, timeout: float) -> sqlite3.Connection:
+        """A read-only connection; where SQLite cannot even create its shared-memory file (a
+        WAL store in a read-only directory) the file is read as immutable."""
+        uri = self.path.resolve().as_uri()
+        for mode in ("?mode=ro", "?immutable=1"):
+            try:
+                conn = sqlite3.connect(uri + mode, uri=True, timeout=timeout,
+                                       isolation_level=None)
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError:
+                continue
+            except sqlite3.DatabaseError as e:
+                raise StoreError(self.explain(e)) from None
+        raise StoreError(f"cannot read the store {self.path}: SQLite cannot open it read-only")
+
+    def _check_path(self, create: bool) -> bool:
+        """Refuse paths that cannot be a store, before anything is created; returns whether the
+        file exists."""
         p = self.path
-        if p.exists() and p.is_dir():
-            raise StoreError(f"the store path {p} is a directory; give a file name, e.g. {p / 'tianti.db'}")
-        if not p.exists():
-            if not create:
-                raise StoreError(f"there is no store at {p} (run a tournament first, or give --db)")
-            if not p.parent.is_dir():
-                raise StoreError(f"cannot create the store {p}: the directory {p.parent} does not exist")
-            if not os.access(p.parent, os.W_OK):
-                raise StoreError(f"cannot create the store {p}: the directory {p.parent} is not writable")
-        elif not os.access(p, os.R_OK):
-            raise StoreError(f"cannot read the store {p}: permission denied")
+        try:
+            if p.exists() and p.is_dir():
+                raise StoreError(f"the store path {p} is a directory; give a file name, e.g. {p / 'tianti.db'}")
+            if not p.exists():
+                if not create:
+                    raise StoreError(f"there is no store at {p} (run a tournament first, or give --db)")
+                if not p.parent.is_dir():
+                    raise StoreError(f"cannot create the store {p}: the directory {p.parent} does not exist")
+                if not os.access(p.parent, os.W_OK):
+                    raise StoreError(f"cannot create the store {p}: the directory {p.parent} is not writable")
+                return False
+            if not p.is_file():
+                raise StoreError(f"the store path {p} is not a regular file")
+            if not os.access(p, os.R_OK):
+                raise StoreError(f"cannot read the store {p}: permission denied")
+            return True
+        except OSError as e:
+            shown = str(p) if len(str(p)) <= 80 else str(p)[:60] + "..." + str(p)[-16:]
+            raise StoreError(f"cannot use the store path {shown}: {e.strerror or e}") from None
 
     def _init_schema(self) -> None:
         """Check that the file is a tianti store (or empty), then switch it to WAL and create
-        whatever tables are missing. Nothing is written to a file that is not ours."""
+        whatever tables are missing, upgrading an old schema. Nothing is written to a file that
+        is not ours."""
         c = self.conn
+        if not self._can_write() and self.path.exists():
+            raise StoreError(f"the store {self.path} is read-only: it can be listed and shown, "
+                             f"not added to")
         if self._check_format() == SCHEMA_VERSION:
             c.execute("PRAGMA synchronous = NORMAL")
             return  # the usual case: an up-to-date store, opened without taking the write lock
@@ -274,16 +425,35 @@ class Store:
         c.execute("PRAGMA synchronous = NORMAL")
         c.execute("BEGIN IMMEDIATE")
         try:
-            self._check_format()  # again, under the lock: another process may have made it
+            version = self._check_format()  # again, under the lock: another process may have made it
+            if version is not None and version < SCHEMA_VERSION:
+                self._upgrade(version)
             for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                 c.execute(statement)
             c.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
-            c.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            c.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             c.execute("INSERT OR IGNORE INTO meta VALUES ('ratings_last_game', '0')")
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
+
+    def _upgrade(self, version: int) -> None:
+        """Schema 1 -> 2 (inside the caller's transaction): each game gets its pool and solo
+        goal; the ratings cache, which was kept per game and player count, is rebuilt later."""
+        c = self.conn
+        c.execute("ALTER TABLE games ADD COLUMN pool TEXT")
+        c.execute("ALTER TABLE games ADD COLUMN goal_reached INTEGER")
+        rows = c.execute("SELECT id, game, options, players, seed, actions FROM games").fetchall()
+        for gid, game, options, players, seed, actions in rows:
+            opts = self._json(options, "options", gid)
+            goal = (goal_reached(game, opts, seed, self._json(actions, "actions", gid))
+                    if players == 1 else None)
+            c.execute("UPDATE games SET pool = ?, goal_reached = ? WHERE id = ?",
+                      (pool_key(game, opts), None if goal is None else int(goal), gid))
+        c.execute("DROP TABLE IF EXISTS ratings")
+        c.execute("DROP TABLE IF EXISTS rating_history")
+        c.execute("UPDATE meta SET value = '0' WHERE key = 'ratings_last_game'")
 
     def _check_format(self) -> int | None:
         """The store's schema version (None for an empty file); StoreError for another kind of
@@ -299,12 +469,59 @@ class Store:
         meta = dict(c.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("format") != FORMAT:
             raise StoreError(f"{self.path} is not a tianti store (format {meta.get('format')!r})")
-        version = int(meta.get("schema_version", "0"))
+        try:
+            version = int(meta.get("schema_version", "0"))
+        except ValueError:
+            raise StoreError(f"the store {self.path} is damaged: its schema version is "
+                             f"{meta.get('schema_version')!r}") from None
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has store schema {version}, newer than this tianti's "
                 f"{SCHEMA_VERSION}: upgrade tianti")
+        if version < 1:
+            raise StoreError(f"the store {self.path} is damaged: schema version {version}")
+        missing = {"meta", "bots", "runs", "games", "seats"} - tables
+        if missing:
+            raise StoreError(f"the store {self.path} is damaged: the tables "
+                             f"{', '.join(sorted(missing))} are missing")
+        self.version = version
         return version
+
+    def _check_contents(self) -> None:
+        """Before a run adds to the store: SQLite's own check of its pages and indexes, the
+        tables' columns and the shape of the rows (JSON columns, integer keys)."""
+        c = self.conn
+        problems = [r[0] for r in c.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise StoreError(f"the store {self.path} is damaged ({'; '.join(problems)[:200]}); "
+                             f"recover what is left with `sqlite3 {self.path} .recover`")
+        for table, columns in _COLUMNS.items():
+            have = tuple(r[1] for r in c.execute(f"PRAGMA table_info({table})"))
+            if have != columns:
+                raise StoreError(f"the store {self.path} is damaged: the table {table} has "
+                                 f"columns {', '.join(have) or 'none'}, expected {', '.join(columns)}")
+        bad = c.execute(
+            "SELECT id FROM games WHERE NOT json_valid(options) OR NOT json_valid(actions)"
+            " OR NOT json_valid(move_times) OR json_type(actions) != 'array'"
+            " OR typeof(seed) != 'integer' OR typeof(players) != 'integer' LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"the store {self.path} is damaged: game {bad[0]} has a malformed "
+                             f"row")
+        bad = c.execute("SELECT game_id, seat FROM seats WHERE typeof(rank) != 'integer'"
+                        " OR typeof(score) != 'integer' OR typeof(bot) != 'text' LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"the store {self.path} is damaged: seat {bad[1]} of game {bad[0]} "
+                             f"has a malformed row")
+        for (rid,) in c.execute("SELECT id FROM runs").fetchall():
+            self.run(rid)  # parses its spec, a clear error when it is malformed
+
+    def _json(self, text: Any, column: str, row: int, table: str = "game") -> Any:
+        """A JSON column of a row; malformed JSON is a clear StoreError naming the row."""
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError):
+            raise StoreError(f"the store {self.path} is damaged: {table} {row} has malformed "
+                             f"JSON in its {column}") from None
 
     def close(self) -> None:
         self.conn.close()
@@ -322,6 +539,19 @@ class Store:
         return _Transaction(self.conn)
 
     # -- bots and runs --------------------------------------------------------------------------
+
+    def check_bots(self, bots: list[tuple[str, str]]) -> None:
+        """Refuse (without writing) a name that already stands for another spec."""
+        has_table = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bots'").fetchone()
+        if not has_table:
+            return  # an empty store, being created by another process
+        known = self.bots()
+        for name, spec in bots:
+            if name in known and known[name] != spec:
+                raise StoreError(
+                    f"the bot name {name!r} already stands for {known[name]!r} in {self.path}, "
+                    f"not {spec!r}: give this bot another name")
 
     def register_bots(self, bots: list[tuple[str, str]]) -> None:
         """Record each (name, spec); a name already standing for another spec is an error (a
@@ -373,17 +603,42 @@ class Store:
                 " WHERE id = ?", (socket.gethostname(), os.getpid(), now(), run_id))
         return info
 
-    def set_status(self, run_id: int, status: str, wall_seconds: float = 0.0) -> None:
-        """Mark a run finished / interrupted / failed, adding the wall time just spent."""
-        finished = now() if status == "finished" else None
+    def set_status(self, run_id: int, status: str, wall_seconds: float = 0.0) -> str:
+        """Mark a run finished / interrupted / failed, adding the wall time just spent; returns
+        the status the run has now.
+
+        The store decides with what it holds, under the write lock, so that two processes
+        resuming one run at once (`--force`) leave its true state: a run whose planned games are
+        all stored is finished whatever is asked, a finished run stays finished, and a process
+        that is no longer the run's owner (another one claimed it since) leaves the status to
+        the owner while it is alive."""
         with self.transaction():
+            row = self.conn.execute(
+                "SELECT r.status, r.owner_host, r.owner_pid, r.planned,"
+                " (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id) FROM runs r WHERE r.id = ?",
+                (run_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no run {run_id} in {self.path}")
+            current, host, pid, planned, stored = row
+            mine = host == socket.gethostname() and pid == os.getpid()
+            other_alive = (not mine and pid is not None and current == "running"
+                           and (host != socket.gethostname() or _pid_alive(pid)))
+            if current == "finished" or stored >= planned:
+                status = "finished"
+            elif other_alive and status != "finished":
+                status = current
+            finished = now() if status == "finished" else None
+            release = status != "running" and not other_alive
             self.conn.execute(
-                "UPDATE runs SET status = ?, updated_at = ?, finished_at = COALESCE(?, finished_at),"
-                " wall_seconds = wall_seconds + ?, owner_pid = NULL WHERE id = ?",
-                (status, now(), finished, wall_seconds, run_id))
+                "UPDATE runs SET status = ?, updated_at = ?, finished_at = COALESCE(finished_at, ?),"
+                " wall_seconds = wall_seconds + ?,"
+                " owner_pid = CASE WHEN ? THEN NULL ELSE owner_pid END WHERE id = ?",
+                (status, now(), finished, wall_seconds, release, run_id))
+        return status
 
     def run(self, run_id: int) -> RunInfo:
-        row = self.conn.execute(
+        """A stored run; StoreError naming the recent runs when there is no such run."""
+        row = None if not 0 <= run_id <= MAX_ID else self.conn.execute(
             "SELECT id, label, spec, planned, status, created_at, updated_at, finished_at,"
             " owner_host, owner_pid, wall_seconds FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
@@ -407,7 +662,12 @@ class Store:
         if (status == "running" and host == socket.gethostname() and pid is not None
                 and not _pid_alive(pid)):
             status = "stopped"
-        return RunInfo(rid, label, TournamentSpec.from_dict(json.loads(spec)), planned, done,
+        try:
+            parsed = TournamentSpec.from_dict(self._json(spec, "spec", rid, "run"))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise StoreError(f"the store {self.path} is damaged: run {rid} has a malformed "
+                             f"spec ({type(e).__name__}: {e})") from None
+        return RunInfo(rid, label, parsed, planned, done,
                        errors, status, created, updated, finished, host, pid, wall)
 
     # -- games ----------------------------------------------------------------------------------
@@ -449,15 +709,18 @@ class Store:
         """Store a finished game and its seats in one transaction; returns its id, or None when
         that (run, deal, seating) was already stored."""
         c = self.conn
+        options = outcome.options
+        goal = (goal_reached(outcome.game, options, outcome.seed, outcome.actions)
+                if len(outcome.seats) == 1 else None)
         with self.transaction():
             cur = c.execute(
                 "INSERT OR IGNORE INTO games (run_id, deal, seating, game, options, players, seed,"
-                " resample_seed, actions, move_times, duration, worker, finished_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " resample_seed, actions, move_times, duration, worker, finished_at, pool,"
+                " goal_reached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (outcome.run_id, outcome.deal, outcome.seating, outcome.game,
                  outcome.options_json, len(outcome.seats), outcome.seed, outcome.resample_seed,
                  outcome.actions_json, outcome.move_times_json, outcome.duration, outcome.worker,
-                 now()))
+                 now(), pool_key(outcome.game, options), None if goal is None else int(goal)))
             if cur.rowcount == 0:
                 return None
             game_id = int(cur.lastrowid)
@@ -470,7 +733,9 @@ class Store:
         return game_id
 
     def game(self, game_id: int) -> StoredGame:
-        games = list(self.games(where="g.id = ?", params=(game_id,)))
+        """A stored game by its number; StoreError when there is none."""
+        games = [] if not 0 <= game_id <= MAX_ID else list(
+            self.games(where="g.id = ?", params=(game_id,)))
         if not games:
             raise StoreError(f"there is no game {game_id} in {self.path}")
         return games[0]
@@ -498,8 +763,9 @@ class Store:
             for r in chunk:
                 yield StoredGame(
                     id=r[0], run_id=r[1], deal=r[2], seating=r[3], game=r[4],
-                    options=json.loads(r[5]), players=r[6], seed=r[7], resample_seed=r[8],
-                    actions=json.loads(r[9]), move_times=json.loads(r[10]), duration=r[11],
+                    options=self._json(r[5], "options", r[0]), players=r[6], seed=r[7],
+                    resample_seed=r[8], actions=self._json(r[9], "actions", r[0]),
+                    move_times=self._json(r[10], "move_times", r[0]), duration=r[11],
                     worker=r[12], finished_at=r[13], seats=seats[r[0]])
 
 
@@ -514,5 +780,10 @@ class _Transaction:
     def __exit__(self, kind: object, value: object, tb: object) -> None:
         if kind is None:
             self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")
+        elif self.conn.in_transaction:
+            # SQLite may have rolled back already (a full disk does): then there is nothing to
+            # undo, and the original error is the one to report
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass

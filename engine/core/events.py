@@ -21,7 +21,8 @@ class Event:
     """One automatic step of the rules.
 
     `move` is the index in the history of the decision whose automatic steps produced the event
-    (-1: the game's setup); `seat` the seat concerned (None: everyone or no one); `cause` why,
+    (-1: the game's setup); `seat` the seat concerned (None: everyone or no one; a game may
+    name a non-seat actor with a number of its own, e.g. Mount Tai's virtual player); `cause` why,
     in words (the month's event, a building, ...) or None; `amounts` the numbers by name;
     `points` the victory points / reputation this event gives `seat` (0 for most kinds: the
     points of a game are the sum of its scoring events); `text` the line a player reads."""

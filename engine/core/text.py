@@ -1,18 +1,117 @@
-"""Text helpers shared by the games' board views."""
+"""Text helpers shared by the games' board views.
+
+Widths are terminal columns, not characters: an East Asian wide or full-width character (the
+Chinese names of Mount Tai's Eight Praises tiles, talents and buildings) takes two columns, a
+combining mark none. `unicodedata` (the standard library) is enough for that, so tianti needs no
+`wcwidth` dependency.
+"""
 from __future__ import annotations
 
+import unicodedata
 
-def wrap(head: str, items: list[str], width: int = 80, sep: str = ", ") -> list[str]:
+# A board line's width. The compact board leaves two columns for the change marker ("* ") that
+# `tianti play` puts before a line that changed, so that marked lines still fit 80 columns.
+WIDTH = 80
+MARKER = 2
+COMPACT_WIDTH = WIDTH - MARKER
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: wide (W) and full-width (F) characters count 2,
+    combining marks 0, everything else 1."""
+    cols = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        cols += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return cols
+
+
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` columns (wide characters counted as 2)."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def clip(text: str, width: int) -> str:
+    """`text` cut to at most `width` columns (never splitting a wide character)."""
+    if display_width(text) <= width:
+        return text
+    out, cols = [], 0
+    for ch in text:
+        w = display_width(ch)
+        if cols + w > width:
+            break
+        out.append(ch)
+        cols += w
+    return "".join(out)
+
+
+def wrap(head: str, items: list[str], width: int = WIDTH, sep: str = ", ") -> list[str]:
     """`head` followed by `items` joined with `sep`, broken into lines of at most `width`
-    columns (an item longer than that gets a line of its own); continuation lines are indented
-    under the first item."""
-    lines, cur = [], head
+    columns; continuation lines are indented under the first item. An item longer than a line
+    is broken at its spaces; a single word longer than a line (a file path) is kept whole, on a
+    line of its own, never cut."""
+    indent = " " * display_width(head)
+    room = max(10, width - len(indent))
+    pieces: list[str] = []
     for item in items:
-        piece = item if cur == head else sep + item
-        if len(cur) + len(piece) > width and cur != head:
+        pieces.extend(_split_long(item, room))
+    lines, cur = [], head
+    for piece in pieces:
+        add = piece if cur == head or cur == indent else sep + piece
+        if display_width(cur) + display_width(add) > width and cur not in (head, indent):
             lines.append(cur)
-            cur = " " * len(head) + item
+            cur = indent + piece
         else:
-            cur += piece
+            cur += add
     lines.append(cur)
     return lines
+
+
+def _split_long(item: str, room: int) -> list[str]:
+    """An item that does not fit `room` columns, as several pieces broken at spaces."""
+    if display_width(item) <= room:
+        return [item]
+    out, cur = [], ""
+    for word in item.split(" "):
+        trial = f"{cur} {word}" if cur else word
+        if display_width(trial) > room and cur:
+            out.append(cur)
+            cur = word
+        else:
+            cur = trial
+    if cur:
+        out.append(cur)
+    return out
+
+
+def fill(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
+    """A paragraph broken at spaces into lines of at most `width` columns, each line after the
+    first starting with `indent` (the first one with nothing: the caller gives it its head)."""
+    lines, cur = [], ""
+    for word in text.split():
+        trial = f"{cur} {word}" if cur else word
+        limit = width - (display_width(indent) if lines else 0)
+        if display_width(trial) > limit and cur:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    lines.append(cur)
+    return [lines[0]] + [indent + line for line in lines[1:]]
+
+
+def fit_lines(text: str, width: int = WIDTH) -> str:
+    """Every line of `text` at most `width` columns: a longer line is broken at its spaces and
+    continued under its own indentation plus two spaces. A single word longer than that (a file
+    path) is kept whole on a line of its own, so that it can be copied."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if display_width(line) <= width:
+            out.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip())]
+        first, *rest = fill(line.strip(), width - len(lead), "  ")
+        out.append(lead + first)
+        out.extend(lead + r for r in rest)
+    return "\n".join(out)

@@ -7,9 +7,10 @@ Thin wrappers: the rules run in `rules.pyx`; this module reads the struct into p
 
 from libc.stdint cimport uint64_t
 
-from engine.core.eventlog cimport EventLog
+from engine.core.eventlog cimport EventLog, RawEvent, ev_attach
 from engine.core.state cimport State
 from engine.dragon.state cimport *
+from engine.dragon.events cimport *
 from engine.dragon.rules cimport (
     dragon_init, dragon_gamedef, dragon_track_order,
     dragon_debug_start_round, dragon_debug_run_flow, dragon_debug_recount,
@@ -19,6 +20,7 @@ from engine.core.args import as_index, check_seat, check_optional_seat
 from engine.core.errors import OptionError
 from engine.core.game import Game, Option
 from engine.dragon import data, text
+from engine.dragon.events import EVENT_TABLE as _EVENT_TABLE
 
 PHASE_NAMES = {
     PH_DRAFT: "draft",
@@ -67,6 +69,45 @@ CONSTANTS = {
     "N_ACTIONS": N_ACTIONS,
     "STATE_BYTES": sizeof(DragonStruct),
 }
+
+
+def event_kind_ids() -> dict[str, int]:
+    """The compiled event kind ids (events.pxd), by their names in `EVENT_TABLE`; a test checks
+    that both agree (every EVK_* member listed here, at the table's index of its name)."""
+    return {
+        "setup": EVK_SETUP, "event_tile": EVK_EVENT_TILE, "super_event_set": EVK_SUPER_EVENT_SET,
+        "month": EVK_MONTH, "group": EVK_GROUP, "fee": EVK_FEE, "topup": EVK_TOPUP,
+        "card": EVK_CARD, "tribute": EVK_TRIBUTE, "drought": EVK_DROUGHT,
+        "contagion": EVK_CONTAGION, "mongol_fewest": EVK_MONGOL_FEWEST,
+        "festival": EVK_FESTIVAL, "eclipse": EVK_ECLIPSE, "release": EVK_RELEASE,
+        "wall_scoring": EVK_WALL_SCORING, "wall_fewest": EVK_WALL_FEWEST,
+        "super_event": EVK_SUPER_EVENT, "privileges_lost": EVK_PRIVILEGES_LOST,
+        "volcano": EVK_VOLCANO, "quake_due": EVK_QUAKE_DUE, "floor_lost": EVK_FLOOR_LOST,
+        "flood_due": EVK_FLOOD_DUE, "tornado_due": EVK_TORNADO_DUE, "contract": EVK_CONTRACT,
+        "final_rank": EVK_FINAL_RANK,
+        "vp_research": EVK_VP_RESEARCH,
+        "vp_festival": EVK_VP_FESTIVAL, "vp_mongol": EVK_VP_MONGOL,
+        "vp_palaces": EVK_VP_PALACES, "vp_court_ladies": EVK_VP_COURT_LADIES,
+        "vp_privileges": EVK_VP_PRIVILEGES, "vp_wall": EVK_VP_WALL,
+        "vp_wall_bonus": EVK_VP_WALL_BONUS, "vp_super_event": EVK_VP_SUPER_EVENT,
+        "vp_persons": EVK_VP_PERSONS, "vp_monks": EVK_VP_MONKS, "vp_money": EVK_VP_MONEY,
+    }
+
+
+# The VP kinds are EVK_VP_RESEARCH + SRC_* (add_vp relies on it).
+EVENT_KIND_COUNT = EVK_COUNT
+VP_KIND_BY_SOURCE = {
+    data.SCORE_SOURCES[src]: kind for src, kind in (
+        (SRC_RESEARCH, EVK_VP_RESEARCH), (SRC_FESTIVAL, EVK_VP_FESTIVAL),
+        (SRC_MONGOL, EVK_VP_MONGOL), (SRC_PALACES, EVK_VP_PALACES),
+        (SRC_COURT_LADIES, EVK_VP_COURT_LADIES), (SRC_PRIVILEGES, EVK_VP_PRIVILEGES),
+        (SRC_WALL, EVK_VP_WALL), (SRC_WALL_BONUS, EVK_VP_WALL_BONUS),
+        (SRC_SUPER_EVENT, EVK_VP_SUPER_EVENT), (SRC_PERSONS, EVK_VP_PERSONS),
+        (SRC_MONKS, EVK_VP_MONKS), (SRC_MONEY, EVK_VP_MONEY),
+    )
+}
+assert all(kind == EVK_VP_RESEARCH + data.SCORE_SOURCES.index(name)
+           for name, kind in VP_KIND_BY_SOURCE.items())
 
 
 def _type_index(t) -> int:
@@ -126,6 +167,9 @@ class DragonGame(Game):
 
 cdef class DragonState(State):
     """A position of In the Year of the Dragon."""
+
+    # The names, amounts and texts of the rule events rules.pyx emits (engine/dragon/events.py).
+    EVENT_TABLE = _EVENT_TABLE
 
     @staticmethod
     def _create(game, seed):
@@ -334,17 +378,42 @@ cdef class DragonState(State):
         if super_event is not None:
             s.super_event = data.SUPER_EVENTS.index(super_event)
 
+    cdef void _debug_log_end(self, EventLog* log, EventLog* previous) except *:
+        """Detach `log` and add its events to the last step's (a test hook's automatic steps
+        read as part of the decision before it, so `events()` shows them)."""
+        cdef int i
+        cdef RawEvent* e
+        ev_attach(previous)
+        if log.dropped:
+            raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
+        new = []
+        for i in range(log.n):
+            e = &log.ev[i]
+            new.append((e.kind, e.seat, e.cause, e.a, e.b, e.c, e.d))
+        # A new list: clones share the old one (no negative index: wraparound is off).
+        last = len(self._events) - 1
+        self._events[last] = self._events[last] + new
+
     def _debug_start_round(self, str phase) -> None:
-        """Begin a round of `phase` ("action", "person", ...) in track order; tests only."""
+        """Begin a round of `phase` ("action", "person", ...) in track order; tests only. Its
+        rule events join the last step's."""
+        cdef EventLog log
+        cdef EventLog* previous
         cdef int ph = {v: k for k, v in PHASE_NAMES.items()}[phase]
+        previous = self._log_begin(&log)
         dragon_debug_start_round(self._s(), ph)
+        self._debug_log_end(&log, previous)
 
     def _debug_run_from(self, str step) -> None:
         """Run the month-end sequence from `step`: "event", "wall", "super", "decay", "score",
-        "wall_final" or "final"; tests only."""
+        "wall_final" or "final"; tests only. Its rule events join the last step's."""
+        cdef EventLog log
+        cdef EventLog* previous
         cdef int flow = ["event", "wall", "super", "decay", "score", "wall_final", "final"].index(step)
         self._s().event_pass = 0
+        previous = self._log_begin(&log)
         dragon_debug_run_flow(self._s(), flow)
+        self._debug_log_end(&log, previous)
 
     def final_breakdown(self) -> list:
         """Victory points per seat by source (data.SCORE_SOURCES), and the total."""

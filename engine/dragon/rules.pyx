@@ -4,6 +4,13 @@
 The game is a sequence of decisions (see the PH_* phases in state.pxd); everything between two
 decisions (events, decay, scoring, the next month's deal) runs inside `dragon_apply`. Printed
 values come from `data.py`, copied into the C tables below when this module is imported.
+
+Every automatic step emits a rule event (`ev_emit`, kinds in events.pxd). The search and the
+playouts attach no sink, and must not pay: asking for the sink is a call into another module
+(and a thread-local lookup), so each step asks once (`ev = ev_sink() != NULL` at the top of
+run_flow, apply_card, ...) and passes the answer down as `ev`; every emit and every computation
+done only for an event sits behind `if ev:`. Every victory point goes through `add_vp`, which
+emits it.
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint64_t
@@ -11,7 +18,9 @@ from libc.string cimport memset, memcpy
 
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
+from engine.core.eventlog cimport ev_emit, ev_sink, EV_NONE
 from engine.dragon.state cimport *
+from engine.dragon.events cimport *
 from engine.dragon.knowledge cimport dragon_move_prior, dragon_evaluate
 
 from engine.dragon import data as _data
@@ -113,9 +122,15 @@ cdef inline int cards_in_hand(const DragonPlayer* pl) noexcept nogil:
     return popcount16(pl.hand) + pl.wild
 
 
-cdef inline void add_vp(DragonPlayer* pl, int source, int vp) noexcept nogil:
+cdef inline void add_vp(DragonStruct* s, DragonPlayer* pl, int source, int vp, bint ev,
+                        int cause, int b, int c) noexcept nogil:
+    """The one place victory points change: `vp` from `source` (SRC_*), and (if `ev`: a sink
+    is attached) its event EVK_VP_RESEARCH + source: a = vp, details b and c, d = the score
+    after."""
     pl.vp[source] += vp
     pl.score += vp
+    if ev and vp != 0:
+        ev_emit(EVK_VP_RESEARCH + source, <int>(pl - s.p), cause, vp, b, c, pl.score)
 
 
 cdef void person_add(DragonPlayer* pl, int palace, int ptype) noexcept nogil:
@@ -177,6 +192,15 @@ cdef inline int total_floors(const DragonPlayer* pl) noexcept nogil:
     cdef int p, n = 0
     for p in range(pl.n_palaces):
         n += pal_floors(pl, p)
+    return n
+
+
+cdef int monk_count(const DragonPlayer* pl) noexcept nogil:
+    """The player's monks (for events)."""
+    cdef int i, n = 0
+    for i in range(pl.n_persons):
+        if TYPE_KIND[pl.person[i] % N_TYPES] == KIND_MONK:
+            n += 1
     return n
 
 
@@ -293,6 +317,15 @@ cdef void dragon_init(DragonStruct* s, const DragonOptions* o, uint64_t seed) no
     s.release_palace = NONE8
     s.phase = PH_DRAFT
     s.cur = 0
+    if ev_sink() != NULL:
+        ev_emit(EVK_SETUP, EV_NONE, EV_NONE, START_YUAN, N_START_PALACES, START_FLOORS,
+                N_KINDS + WILDCARDS)
+        for i in range(N_MONTHS):
+            ev_emit(EVK_EVENT_TILE, EV_NONE, EV_NONE, i + 1, s.events[i], EV_NONE, EV_NONE)
+        if s.super_event != NO_SUPER_EVENT:
+            # Public: the tile lies on month 7's event for all to see (rulebook, expansion II).
+            ev_emit(EVK_SUPER_EVENT_SET, EV_NONE, EV_NONE, s.super_event,
+                    1 if o.super_event_choice >= N_SUPER_EVENTS else 0, EV_NONE, EV_NONE)
 
 # ---------------------------------------------------------------------------------------------
 # Rounds: the players take turns in person-track order, fixed when the round begins.
@@ -381,7 +414,7 @@ cdef void finish_subturn(DragonStruct* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Months and their automatic steps.
 
-cdef void deal_cards(DragonStruct* s) noexcept nogil:
+cdef void deal_cards(DragonStruct* s, bint ev) noexcept nogil:
     cdef uint8_t cards[N_CARDS_MAX]
     cdef int i, g, j, idx = 0, n = s.opt.n_players
     for i in range(s.n_cards):
@@ -392,10 +425,23 @@ cdef void deal_cards(DragonStruct* s) noexcept nogil:
             s.card_group[cards[idx]] = <uint8_t>g
             idx += 1
         s.group_dragons[g] = 0
+    if ev:
+        for g in range(n):
+            idx = 0
+            j = 0
+            for i in range(s.n_cards):
+                if s.card_group[i] == g:
+                    idx |= 1 << i
+                    j += 1
+            ev_emit(EVK_GROUP, EV_NONE, EV_NONE, g + 1, idx, j, EV_NONE)
 
 
-cdef void start_month(DragonStruct* s) noexcept nogil:
-    deal_cards(s)
+cdef void start_month(DragonStruct* s, bint ev) noexcept nogil:
+    if ev:
+        ev_emit(EVK_MONTH, EV_NONE, EV_NONE, s.month + 1, s.events[s.month],
+                <int>s.super_event if s.month == SUPER_MONTH and s.super_event != NO_SUPER_EVENT
+                else EV_NONE, EV_NONE)
+    deal_cards(s, ev)
     start_round(s, PH_ACTION)
 
 
@@ -404,42 +450,54 @@ cdef bint start_release_round(DragonStruct* s, int mode) noexcept nogil:
     return start_round(s, PH_RELEASE)
 
 
-cdef bint resolve_event(DragonStruct* s) noexcept nogil:
+cdef bint resolve_event(DragonStruct* s, bint ev) noexcept nogil:
     """Apply this month's event; True when a release round with decisions has begun."""
-    cdef int i, n = s.opt.n_players, ev = s.events[s.month], pay, inh, least, first, second, f
+    cdef int i, n = s.opt.n_players, tile = s.events[s.month], pay, inh, least, first, second, f
+    cdef int n_first, n_second
     cdef DragonPlayer* pl
     memset(s.need, 0, sizeof(s.need))
-    if ev == EV_TRIBUTE:
+    if tile == EV_TRIBUTE:
         for i in range(n):
             pl = &s.p[i]
             pay = min(TRIBUTE, pl.yuan)
             pl.yuan -= pay
             s.need[i] = <uint8_t>(TRIBUTE - pay)
+            if ev:
+                ev_emit(EVK_TRIBUTE, i, EV_TRIBUTE, pay, TRIBUTE - pay, pl.yuan, EV_NONE)
         return start_release_round(s, REL_ANY)
-    if ev == EV_DROUGHT:
+    if tile == EV_DROUGHT:
         for i in range(n):
             pl = &s.p[i]
             inh = inhabited_palaces(pl)
             if pl.rice >= inh:
                 pl.rice -= inh
+                if ev:
+                    ev_emit(EVK_DROUGHT, i, EV_DROUGHT, inh, inh, 0, pl.rice)
             else:
                 s.need[i] = <uint8_t>(inh - pl.rice)
+                if ev:
+                    ev_emit(EVK_DROUGHT, i, EV_DROUGHT, inh, pl.rice, inh - pl.rice, 0)
                 pl.rice = 0
         return start_release_round(s, REL_DROUGHT)
-    if ev == EV_CONTAGION:
+    if tile == EV_CONTAGION:
         for i in range(n):
             s.need[i] = <uint8_t>max(0, CONTAGION - s.p[i].sym[KIND_HEALER])
+            if ev:
+                ev_emit(EVK_CONTAGION, i, EV_CONTAGION, s.p[i].sym[KIND_HEALER], s.need[i],
+                        EV_NONE, EV_NONE)
         return start_release_round(s, REL_ANY)
-    if ev == EV_MONGOL:
+    if tile == EV_MONGOL:
         least = 1 << 30
         for i in range(n):
             pl = &s.p[i]
-            add_vp(pl, SRC_MONGOL, pl.sym[KIND_WARRIOR])
+            add_vp(s, pl, SRC_MONGOL, pl.sym[KIND_WARRIOR], ev, EV_MONGOL, pl.sym[KIND_WARRIOR], 0)
             least = min(least, pl.sym[KIND_WARRIOR])
         for i in range(n):
             s.need[i] = 1 if s.p[i].sym[KIND_WARRIOR] == least else 0
+            if ev and s.need[i]:
+                ev_emit(EVK_MONGOL_FEWEST, i, EV_MONGOL, least, 1, EV_NONE, EV_NONE)
         return start_release_round(s, REL_ANY)
-    if ev == EV_FESTIVAL:
+    if tile == EV_FESTIVAL:
         first = 0
         second = 0
         for i in range(n):
@@ -448,37 +506,54 @@ cdef bint resolve_event(DragonStruct* s) noexcept nogil:
             f = s.p[i].fireworks
             if f < first and f > second:
                 second = f
+        if ev:
+            n_first = 0
+            n_second = 0
+            for i in range(n):
+                f = s.p[i].fireworks
+                if f > 0 and f == first:
+                    n_first += 1
+                elif f > 0 and f == second:
+                    n_second += 1
+            ev_emit(EVK_FESTIVAL, EV_NONE, EV_FESTIVAL, first, second, n_first, n_second)
         for i in range(n):
             pl = &s.p[i]
             f = pl.fireworks
             if f <= 0:
                 continue
             if f == first:
-                add_vp(pl, SRC_FESTIVAL, FESTIVAL_FIRST)
+                add_vp(s, pl, SRC_FESTIVAL, FESTIVAL_FIRST, ev, EV_FESTIVAL, f, (f + 1) // 2)
             elif f == second:
-                add_vp(pl, SRC_FESTIVAL, FESTIVAL_SECOND)
+                add_vp(s, pl, SRC_FESTIVAL, FESTIVAL_SECOND, ev, EV_FESTIVAL, f, (f + 1) // 2)
             else:
                 continue
             pl.fireworks -= (f + 1) // 2
     return False
 
 
-cdef bint score_wall(DragonStruct* s, bint complete) noexcept nogil:
-    """Wall scoring: 1 VP per own section if `complete`, else the fewest builders release 1."""
+cdef bint score_wall(DragonStruct* s, int needed, int cause, bint ev) noexcept nogil:
+    """Wall scoring: 1 VP per own section if the wall has `needed` sections, else the fewest
+    builders release 1. `cause`: CAUSE_WALL (after a Mongol invasion) or CAUSE_WALL_FINAL."""
     cdef int i, n = s.opt.n_players, least = 1 << 30
+    cdef bint complete = s.wall_len >= needed
     memset(s.need, 0, sizeof(s.need))
+    if ev:
+        ev_emit(EVK_WALL_SCORING, EV_NONE, cause, s.wall_len, needed, 1 if complete else 0,
+                EV_NONE)
     if complete:
         for i in range(n):
-            add_vp(&s.p[i], SRC_WALL, s.p[i].wall_built)
+            add_vp(s, &s.p[i], SRC_WALL, s.p[i].wall_built, ev, cause, s.p[i].wall_built, 0)
         return False
     for i in range(n):
         least = min(least, s.p[i].wall_built)
     for i in range(n):
         s.need[i] = 1 if s.p[i].wall_built == least else 0
+        if ev and s.need[i]:
+            ev_emit(EVK_WALL_FEWEST, i, cause, least, 1, EV_NONE, EV_NONE)
     return start_release_round(s, REL_ANY)
 
 
-cdef void decay(DragonStruct* s) noexcept nogil:
+cdef void decay(DragonStruct* s, bint ev) noexcept nogil:
     cdef int i, p
     cdef DragonPlayer* pl
     for i in range(s.opt.n_players):
@@ -487,62 +562,110 @@ cdef void decay(DragonStruct* s) noexcept nogil:
         while p >= 0:
             if pal_persons(pl, p) == 0:
                 pl.palace[p] -= 1
+                if ev:
+                    ev_emit(EVK_FLOOR_LOST, i, CAUSE_DECAY, p + 1, pal_floors(pl, p),
+                            1 if pal_floors(pl, p) == 0 else 0, EV_NONE)
                 if pal_floors(pl, p) == 0:
                     palace_remove(pl, p)
             p -= 1
 
 
-cdef void month_scoring(DragonStruct* s) noexcept nogil:
+cdef void month_scoring(DragonStruct* s, bint ev) noexcept nogil:
     cdef int i
     cdef DragonPlayer* pl
     for i in range(s.opt.n_players):
         pl = &s.p[i]
-        add_vp(pl, SRC_PALACES, pl.n_palaces)
-        add_vp(pl, SRC_COURT_LADIES, pl.sym[KIND_COURT_LADY])
-        add_vp(pl, SRC_PRIVILEGES, pl.priv_small + 2 * pl.priv_large)
+        add_vp(s, pl, SRC_PALACES, pl.n_palaces, ev, CAUSE_MONTH_SCORING, pl.n_palaces, 0)
+        add_vp(s, pl, SRC_COURT_LADIES, pl.sym[KIND_COURT_LADY], ev, CAUSE_MONTH_SCORING,
+               pl.sym[KIND_COURT_LADY], 0)
+        add_vp(s, pl, SRC_PRIVILEGES, pl.priv_small + 2 * pl.priv_large, ev, CAUSE_MONTH_SCORING,
+               pl.priv_small, pl.priv_large)
 
 
-cdef void final_scoring(DragonStruct* s) noexcept nogil:
-    cdef int i
+cdef void final_scoring(DragonStruct* s, bint ev) noexcept nogil:
+    cdef int i, money
     cdef DragonPlayer* pl
     for i in range(s.opt.n_players):
         pl = &s.p[i]
-        add_vp(pl, SRC_PERSONS, VP_PER_PERSON * pl.n_persons)
-        add_vp(pl, SRC_MONKS, monk_points(pl))
-        add_vp(pl, SRC_MONEY, (pl.yuan + SALE_PRICE * (pl.rice + pl.fireworks)) // YUAN_PER_VP)
+        money = pl.yuan + SALE_PRICE * (pl.rice + pl.fireworks)
+        add_vp(s, pl, SRC_PERSONS, VP_PER_PERSON * pl.n_persons, ev, CAUSE_FINAL_SCORING,
+               pl.n_persons, 0)
+        add_vp(s, pl, SRC_MONKS, monk_points(pl), ev, CAUSE_FINAL_SCORING,
+               monk_count(pl) if ev else 0, 0)
+        add_vp(s, pl, SRC_MONEY, money // YUAN_PER_VP, ev, CAUSE_FINAL_SCORING,
+               money, pl.rice + pl.fireworks)
+    if ev:
+        emit_final_ranks(s)
 
 
-cdef void volcano(DragonStruct* s) noexcept nogil:
+cdef void emit_final_ranks(const DragonStruct* s) noexcept nogil:
+    """The final places (the tie-break by the person track included), as events."""
+    cdef int ranks[MAX_PLAYERS]
+    cdef int i, j, same, n = s.opt.n_players
+    _ranks(s, ranks)
+    for i in range(n):
+        same = 0
+        for j in range(n):
+            if s.p[j].score == s.p[i].score:
+                same += 1
+        ev_emit(EVK_FINAL_RANK, i, CAUSE_FINAL_SCORING, ranks[i] + 1, s.p[i].score,
+                s.p[i].track, same)
+
+
+cdef void volcano(DragonStruct* s, bint ev) noexcept nogil:
     """Every marker to space 0, the stack keeping the current order (leader on top)."""
     cdef int i, n = s.opt.n_players
     compute_order(s)
     for i in range(n):
+        if ev:
+            ev_emit(EVK_VOLCANO, s.order[i], CAUSE_SUPER + SE_VOLCANO, s.p[s.order[i]].track,
+                    i + 1, EV_NONE, EV_NONE)
         s.p[s.order[i]].track = 0
         s.p[s.order[i]].stamp = <uint16_t>(s.stamp_counter + n - i)
     s.stamp_counter += n
 
 
-cdef bint super_event(DragonStruct* s) noexcept nogil:
+cdef bint super_event(DragonStruct* s, bint ev) noexcept nogil:
     """Month 7's super event; True when a round with decisions has begun (or the event repeats)."""
-    cdef int i, se = s.super_event
+    cdef int i, x, se = s.super_event, cause = CAUSE_SUPER + s.super_event
     cdef DragonPlayer* pl
+    if ev:
+        ev_emit(EVK_SUPER_EVENT, EV_NONE, cause, se, EV_NONE, EV_NONE, EV_NONE)
     if se == SE_LANTERN:
         for i in range(s.opt.n_players):
-            add_vp(&s.p[i], SRC_SUPER_EVENT, VP_PER_PERSON * s.p[i].n_persons)
+            add_vp(s, &s.p[i], SRC_SUPER_EVENT, VP_PER_PERSON * s.p[i].n_persons, ev, cause,
+                   s.p[i].n_persons, 0)
     elif se == SE_BUDDHA:
         for i in range(s.opt.n_players):
-            add_vp(&s.p[i], SRC_SUPER_EVENT, monk_points(&s.p[i]))
+            add_vp(s, &s.p[i], SRC_SUPER_EVENT, monk_points(&s.p[i]), ev, cause,
+                   monk_count(&s.p[i]) if ev else 0, 0)
     elif se == SE_ASSASSINATION:
         for i in range(s.opt.n_players):
+            if ev and (s.p[i].priv_small or s.p[i].priv_large):
+                ev_emit(EVK_PRIVILEGES_LOST, i, cause, s.p[i].priv_small, s.p[i].priv_large,
+                        EV_NONE, EV_NONE)
             s.p[i].priv_small = 0
             s.p[i].priv_large = 0
     elif se == SE_VOLCANO:
-        volcano(s)
+        volcano(s, ev)
     elif se == SE_EARTHQUAKE:
+        if ev:
+            for i in range(s.opt.n_players):
+                x = total_floors(&s.p[i])
+                ev_emit(EVK_QUAKE_DUE, i, cause, min(QUAKE_FLOORS, x), x, EV_NONE, EV_NONE)
         return start_round(s, PH_QUAKE)
     elif se == SE_FLOOD:
+        if ev:
+            for i in range(s.opt.n_players):
+                pl = &s.p[i]
+                x = pl.yuan + pl.rice + pl.fireworks
+                ev_emit(EVK_FLOOD_DUE, i, cause, x, x // 2, EV_NONE, EV_NONE)
         return start_round(s, PH_FLOOD)
     elif se == SE_TORNADO:
+        if ev:
+            for i in range(s.opt.n_players):
+                x = cards_in_hand(&s.p[i])
+                ev_emit(EVK_TORNADO_DUE, i, cause, x, min(TORNADO_CARDS, x), EV_NONE, EV_NONE)
         return start_round(s, PH_TORNADO)
     elif se == SE_SUNRISE:
         s.sunrise_taken = 0
@@ -554,15 +677,16 @@ cdef bint super_event(DragonStruct* s) noexcept nogil:
 
 cdef void run_flow(DragonStruct* s) noexcept nogil:
     """Run the automatic month-end steps from s.flow until a decision is due or the game ends."""
+    cdef bint ev = ev_sink() != NULL
     while True:
         if s.flow == FLOW_EVENT:
             s.flow = FLOW_WALL_MONGOL
-            if resolve_event(s):
+            if resolve_event(s, ev):
                 return
         elif s.flow == FLOW_WALL_MONGOL:
             s.flow = FLOW_SUPER
             if s.opt.great_wall and s.events[s.month] == EV_MONGOL:
-                if score_wall(s, s.wall_len >= s.month + 1):
+                if score_wall(s, s.month + 1, CAUSE_WALL, ev):
                     return
         elif s.flow == FLOW_SUPER:
             s.flow = FLOW_DECAY
@@ -571,25 +695,30 @@ cdef void run_flow(DragonStruct* s) noexcept nogil:
                     if s.event_pass == 0:
                         s.event_pass = 1
                         s.flow = FLOW_EVENT
-                elif super_event(s):
+                        if ev:
+                            ev_emit(EVK_SUPER_EVENT, EV_NONE, CAUSE_SUPER + SE_ECLIPSE,
+                                    SE_ECLIPSE, EV_NONE, EV_NONE, EV_NONE)
+                            ev_emit(EVK_ECLIPSE, EV_NONE, CAUSE_SUPER + SE_ECLIPSE,
+                                    s.events[s.month], EV_NONE, EV_NONE, EV_NONE)
+                elif super_event(s, ev):
                     return
         elif s.flow == FLOW_DECAY:
-            decay(s)
+            decay(s, ev)
             s.flow = FLOW_SCORE
         elif s.flow == FLOW_SCORE:
-            month_scoring(s)
+            month_scoring(s, ev)
             if s.month == N_MONTHS - 1:
                 s.flow = FLOW_WALL_FINAL
             else:
                 s.month += 1
-                start_month(s)
+                start_month(s, ev)
                 return
         elif s.flow == FLOW_WALL_FINAL:
             s.flow = FLOW_FINAL
-            if s.opt.great_wall and score_wall(s, s.wall_len >= WALL_MAX):
+            if s.opt.great_wall and score_wall(s, WALL_MAX, CAUSE_WALL_FINAL, ev):
                 return
         else:
-            final_scoring(s)
+            final_scoring(s, ev)
             s.phase = PH_OVER
             return
 
@@ -801,8 +930,12 @@ cdef void begin_build(DragonStruct* s, int floors, int resume) noexcept nogil:
 
 
 cdef void apply_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
-    cdef int card, b, amount = 0
+    cdef int card, b, fee, amount = 0
+    cdef bint ev = ev_sink() != NULL
     if a == A_TOPUP:
+        if ev:
+            ev_emit(EVK_TOPUP, s.cur, EV_NONE, max(0, TOPUP_TO - pl.yuan), max(TOPUP_TO, pl.yuan),
+                    EV_NONE, EV_NONE)
         if pl.yuan < TOPUP_TO:
             pl.yuan = TOPUP_TO
         next_turn(s)
@@ -813,11 +946,16 @@ cdef void apply_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
         card = CARD_PRIVILEGE
     else:
         card = CARD_WALL
-    pl.yuan -= fee_for(s, card)
+    fee = fee_for(s, card)
+    if ev and fee:
+        ev_emit(EVK_FEE, s.cur, EV_NONE, fee, card, s.card_group[card] + 1, EV_NONE)
+    pl.yuan -= fee
     s.group_dragons[s.card_group[card]] += 1
     if card < CARD_PRIVILEGE:
         # The card's symbols plus those on the player's persons of the matching kind.
         amount = CARD_BASE[card] + pl.sym[CARD_SYM_KIND[card]]
+        if ev and card != CARD_RESEARCH:
+            ev_emit(EVK_CARD, s.cur, EV_NONE, card, amount, pl.sym[CARD_SYM_KIND[card]], EV_NONE)
     if card == CARD_TAXES:
         pl.yuan += amount
     elif card == CARD_BUILD:
@@ -830,11 +968,15 @@ cdef void apply_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
     elif card == CARD_PARADE:
         move_marker(s, s.cur, amount)
     elif card == CARD_RESEARCH:
-        add_vp(pl, SRC_RESEARCH, amount)
+        add_vp(s, pl, SRC_RESEARCH, amount, ev, EV_NONE, pl.sym[KIND_SCHOLAR], CARD_BASE[card])
     elif a == A_PRIV_SMALL:
+        if ev:
+            ev_emit(EVK_CARD, s.cur, EV_NONE, CARD_PRIVILEGE, 1, 0, PRIV_SMALL_COST)
         pl.yuan -= PRIV_SMALL_COST
         pl.priv_small += 1
     elif a == A_PRIV_LARGE:
+        if ev:
+            ev_emit(EVK_CARD, s.cur, EV_NONE, CARD_PRIVILEGE, 2, 0, s.opt.large_privilege_cost)
         pl.yuan -= s.opt.large_privilege_cost
         pl.priv_large += 1
     else:
@@ -844,6 +986,8 @@ cdef void apply_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
         s.wall_owner[s.wall_len] = s.cur
         s.wall_bonus[s.wall_len] = <uint8_t>b
         s.wall_len += 1
+        if ev:
+            ev_emit(EVK_CARD, s.cur, EV_NONE, CARD_WALL, s.wall_len, 0, b)
         if b == WB_STEPS:
             move_marker(s, s.cur, WALL_STEPS)
         elif b == WB_RICE:
@@ -856,7 +1000,7 @@ cdef void apply_card(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
         elif b == WB_FIREWORKS:
             pl.fireworks += 1
         else:
-            add_vp(pl, SRC_WALL_BONUS, WALL_VP)
+            add_vp(s, pl, SRC_WALL_BONUS, WALL_VP, ev, EV_NONE, s.wall_len, 0)
     next_turn(s)
 
 
@@ -903,20 +1047,38 @@ cdef void apply_place(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
         move_marker(s, s.cur, TYPE_VALUE[t])
     elif a < A_DISCARD_NEW:
         key = a - A_REPLACE
+        if ev_sink() != NULL:
+            ev_emit(EVK_RELEASE, s.cur, CAUSE_FULL_PALACES, key % N_TYPES, key // N_TYPES + 1, 0,
+                    EV_NONE)
         release_person(s, pl, key)
         person_add(pl, key // N_TYPES, t)
         move_marker(s, s.cur, TYPE_VALUE[t])
     else:
         # The new person leaves the game and the marker stays.
+        if ev_sink() != NULL:
+            ev_emit(EVK_RELEASE, s.cur, CAUSE_FULL_PALACES, t, 0, 0, EV_NONE)
         s.gone[t] += 1
     s.pending_type = NONE8
     finish_subturn(s)
+
+
+cdef int release_cause(const DragonStruct* s) noexcept nogil:
+    """Why the release round in progress demands releases (for events): the month's event, or
+    the wall (the flow step after the one that began the round tells which)."""
+    if s.flow == FLOW_SUPER:
+        return CAUSE_WALL
+    if s.flow == FLOW_FINAL:
+        return CAUSE_WALL_FINAL
+    return s.events[s.month]
 
 
 cdef void apply_release(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
     cdef int key = a - A_RELEASE
     release_person(s, pl, key)
     s.need[s.cur] -= 1
+    if ev_sink() != NULL:
+        ev_emit(EVK_RELEASE, s.cur, release_cause(s), key % N_TYPES, key // N_TYPES + 1,
+                s.need[s.cur] if pl.n_persons > 0 else 0, EV_NONE)
     if s.release_mode == REL_DROUGHT:
         s.last_choice = <int16_t>(key // N_TYPES)
     else:
@@ -939,11 +1101,17 @@ cdef void apply_quake(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
     if a < A_QUAKE:
         # The palace lost a floor below its persons: one of them leaves.
         p = s.release_palace
+        if ev_sink() != NULL:
+            ev_emit(EVK_RELEASE, s.cur, CAUSE_SUPER + SE_EARTHQUAKE, (a - A_RELEASE) % N_TYPES,
+                    p + 1, 0, EV_NONE)
         release_person(s, pl, a - A_RELEASE)
         quake_step_done(s, pl, p)
         return
     p = a - A_QUAKE
     pl.palace[p] -= 1
+    if ev_sink() != NULL:
+        ev_emit(EVK_FLOOR_LOST, s.cur, CAUSE_SUPER + SE_EARTHQUAKE, p + 1, pal_floors(pl, p),
+                1 if pal_floors(pl, p) == 0 else 0, EV_NONE)
     if pal_persons(pl, p) > pal_floors(pl, p):
         s.release_palace = <uint8_t>p
         return
@@ -951,22 +1119,31 @@ cdef void apply_quake(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
 
 
 cdef void apply_contract(DragonStruct* s, DragonPlayer* pl, int k) noexcept nogil:
+    cdef int cause = CAUSE_SUPER + SE_CONTRACT
+    cdef bint ev = ev_sink() != NULL
+    if k == KIND_COURT_LADY or k == KIND_SCHOLAR:
+        add_vp(s, pl, SRC_SUPER_EVENT, pl.sym[k], ev, cause, k, pl.sym[k])
+        next_turn(s)
+        return
+    if k == KIND_MONK:
+        add_vp(s, pl, SRC_SUPER_EVENT, monk_points(pl), ev, cause, k, pl.sym[k])
+        next_turn(s)
+        return
+    # KIND_HEALER: mortars yield nothing outside a contagion (assumption, see README).
+    if ev:
+        ev_emit(EVK_CONTRACT, s.cur, cause, k, 0 if k == KIND_HEALER else pl.sym[k], EV_NONE,
+                EV_NONE)
     if k == KIND_CRAFTSMAN:
         begin_build(s, pl.sym[k], PH_CONTRACT)
         return
-    if k == KIND_COURT_LADY or k == KIND_SCHOLAR:
-        add_vp(pl, SRC_SUPER_EVENT, pl.sym[k])
-    elif k == KIND_TAX_COLLECTOR:
+    if k == KIND_TAX_COLLECTOR:
         pl.yuan += pl.sym[k]
     elif k == KIND_PYROTECHNIST:
         pl.fireworks += pl.sym[k]
     elif k == KIND_WARRIOR:
         move_marker(s, s.cur, pl.sym[k])
-    elif k == KIND_MONK:
-        add_vp(pl, SRC_SUPER_EVENT, monk_points(pl))
     elif k == KIND_FARMER:
         pl.rice += pl.sym[k]
-    # KIND_HEALER: mortars yield nothing outside a contagion (assumption, see README).
     next_turn(s)
 
 
@@ -983,7 +1160,7 @@ cdef void apply_draft(DragonStruct* s, int pair) noexcept nogil:
         s.cur += 1
     else:
         s.month = 0
-        start_month(s)
+        start_month(s, ev_sink() != NULL)
 
 
 cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:

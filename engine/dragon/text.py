@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.text import wrap
+from engine.core.text import COMPACT_WIDTH, WIDTH, fit_lines, wrap
 from engine.dragon import data
 
 Snapshot = dict[str, Any]
@@ -179,8 +179,10 @@ def decision_text(snap: Snapshot) -> str:
     if phase == "release":
         ev = event_name(snap["events"][snap["month"] - 1])
         n = snap["need"][cur]
-        what = "unsupplied palace" if snap["release_mode"] == "drought" else "person"
-        return f"{who} must release {n} more ({what}; {ev})"
+        if snap["release_mode"] == "drought":
+            return (f"{who} must release a person from each unsupplied palace "
+                    f"({n} to go; {ev})")
+        return f"{who} must release {n} person{'s' if n != 1 else ''} ({ev})"
     if phase == "earthquake":
         if snap["release_palace"] is not None:
             return f"{who} releases a person from palace {snap['release_palace'] + 1} (earthquake)"
@@ -201,24 +203,24 @@ def _seat_lines(snap: Snapshot, i: int) -> list[str]:
     marker = "  <- to move" if snap["current_player"] == i else ""
     priv = ""
     if seat["privileges_small"] or seat["privileges_large"]:
-        priv = f", privileges {seat['privileges_small']} small / {seat['privileges_large']} large"
-    lines = [
-        f"Player {i}: {seat['score']} VP, {seat['yuan']} yuan, {seat['rice']} rice, "
-        f"{seat['fireworks']} fireworks{priv}, track {seat['track']}{marker}"
-    ]
-    cards = [kind_name(k) for k in seat["hand"]] + ["?"] * seat["wildcards"]
-    lines.append("  cards: " + (", ".join(cards) if cards else "none"))
+        priv = f"privileges {seat['privileges_small']} small / {seat['privileges_large']} large"
+    lines = wrap(f"Player {i}: ", [f"{seat['score']} VP", f"{seat['yuan']} yuan",
+                                   f"{seat['rice']} rice", f"{seat['fireworks']} fireworks"]
+                 + ([priv] if priv else []) + [f"track {seat['track']}{marker}"], WIDTH)
+    cards = [kind_name(k) for k in seat["hand"]]
+    if seat["wildcards"]:
+        cards.append(f"{seat['wildcards']} wildcard{'s' if seat['wildcards'] != 1 else ''}")
+    lines.extend(wrap("  cards: ", cards or ["none"], WIDTH))
     for p, palace in enumerate(seat["palaces"]):
         persons = [type_name(t) for t in palace["persons"]]
         empty = ["-"] * (palace["floors"] - len(persons))
-        lines.append(
-            f"  palace {p + 1} [{'#' * palace['floors']:<3}] " + ", ".join(persons + empty)
-        )
+        lines.extend(wrap(f"  palace {p + 1} [{'#' * palace['floors']:<3}] ", persons + empty,
+                          WIDTH))
     if not seat["palaces"]:
         lines.append("  no palaces")
     if snap["options"]["great_wall"]:
-        tiles = ", ".join(data.WALL_BONUSES[b] for b in seat["wall_unused"]) or "none"
-        lines.append(f"  wall tiles left: {tiles}")
+        tiles = [data.WALL_BONUSES[b] for b in seat["wall_unused"]] or ["none"]
+        lines.extend(wrap("  wall tiles left: ", tiles, WIDTH))
     return lines
 
 
@@ -250,7 +252,7 @@ def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
             cells.append(f"[{m} {name}]")
         else:
             cells.append(f"{m} {name}")
-    lines.append("Events: " + " | ".join(cells))
+    lines.extend(wrap("Events: ", cells, WIDTH, sep=" | "))
     if opts["great_wall"]:
         wall = " ".join(f"P{owner}" for owner, _ in snap["wall"])
         lines.append(f"Wall: {len(snap['wall'])}/12 sections" + (f" ({wall})" if wall else ""))
@@ -258,91 +260,122 @@ def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
         groups = []
         for g, cards in enumerate(snap["groups"]):
             dragons = snap["group_dragons"][g]
-            mark = f" ({dragons} dragon{'s' if dragons != 1 else ''})" if dragons else ""
+            mark = "" if not dragons else " (taken)" if dragons == 1 else f" (taken {dragons}x)"
             groups.append(f"{g + 1}: " + ", ".join(card_name(c) for c in sorted(cards)) + mark)
-        lines.append("Action groups: " + " | ".join(groups))
+        lines.extend(wrap("Action groups: ", groups, WIDTH, sep=" | "))
     disp = [f"{type_name(t)} {n}" for t, n in enumerate(snap["display"]) if n]
-    lines.append("Persons on display: " + ", ".join(disp))
+    lines.extend(wrap("Persons on display: ", disp, WIDTH))
     order = " > ".join(
         f"P{i} ({snap['seats'][i]['track']})" for i in snap["track_order"]
     )
-    lines.append(f"Person track (acting order): {order}")
+    lines.extend(wrap("Person track (acting order): ", order.split(" > "), WIDTH, sep=" > "))
     for i in range(snap["players"]):
         lines.extend(_seat_lines(snap, i))
     if snap["phase"] == "over":
-        lines.append("Final: " + ", ".join(
-            f"P{i} {s['score']} VP" for i, s in enumerate(snap["seats"])
-        ))
+        lines.extend(wrap("Final: ", [f"P{i} {s['score']} VP"
+                                      for i, s in enumerate(snap["seats"])], WIDTH))
     else:
         lines.append("Now: " + decision_text(snap))
     if history is not None:
         lines.append(f"Moves so far: {len(history)}")
-    return "\n".join(lines)
+    return fit_lines("\n".join(lines), WIDTH)
 
 
-_SHORT_KIND = ("craftsman", "lady", "tax", "pyro", "warrior", "monk", "healer", "farmer", "scholar")
+# Short card names for the action groups (the choices use the full names).
 _SHORT_CARD = ("taxes", "build", "harvest", "fireworks", "parade", "research", "privilege", "wall")
 
 
-def _short_type(t: int) -> str:
-    pt = data.TYPES[t]
-    name = _SHORT_KIND[pt.kind]
-    if data.KINDS[pt.kind].old_symbols is None:
-        return name
-    return ("old " if pt.old else "yg ") + name
+def _old_type(kind: int) -> int:
+    """The type index of the old tile of a split kind."""
+    return next(t for t, pt in enumerate(data.TYPES) if pt.kind == kind and pt.old)
 
 
-def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
-    """The board in at most about 30 lines of 80 columns, for play in a terminal."""
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    """`n word`, with the plural when n is not 1."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _event_row(snap: Snapshot, first: int) -> list[str]:
+    """The events from month `first` (1-based) on, each with its month's number."""
+    out = []
+    for m, e in enumerate(snap["events"], start=1):
+        if m < first:
+            continue
+        name = event_name(e)
+        if m == data.SUPER_EVENT_MONTH and snap["super_event"] is not None:
+            name += " + super event"
+        out.append(f"{m} {name}")
+    return out
+
+
+def _privileges(seat: dict[str, Any]) -> str:
+    """A seat's privileges in words ('' when it has none)."""
+    parts = []
+    if seat["privileges_small"]:
+        parts.append(f"{seat['privileges_small']} small")
+    if seat["privileges_large"]:
+        parts.append(f"{seat['privileges_large']} large")
+    return ", privileges " + " + ".join(parts) if parts else ""
+
+
+def compact_text(snap: Snapshot, viewer: int | None = None, width: int = COMPACT_WIDTH) -> str:
+    """The board in at most about 30 lines of `width` columns (78 by default: with the two
+    columns of `tianti play`'s change marker, 80), in words, for play in a terminal."""
     month = snap["month"]
-    head = f"Month {month}/12" if snap["phase"] not in ("draft", "over") else (
-        "Starting draft" if snap["phase"] == "draft" else "Game over")
+    playing = snap["phase"] not in ("draft", "over")
     events = snap["events"]
-    if snap["phase"] not in ("draft", "over"):
-        now = event_name(events[month - 1])
-        nxt = ", ".join(event_name(e) for e in events[month:month + 3])
-        head += f" | event: {now}" + (f" | next: {nxt}" if nxt else "")
+    lines: list[str] = []
+    if playing:
+        head = f"Month {month} of 12, event: {event_name(events[month - 1])}"
+        lines.extend(wrap(head + " | next: ", _event_row(snap, month + 1)[:3], width))
     else:
-        head += " | events: " + ", ".join(event_name(e) for e in events[2:6]) + ", ..."
-    lines = [head]
+        lines.append("Starting draft (month 1 of 12 comes next)" if snap["phase"] == "draft"
+                     else "Game over")
+        lines.extend(wrap("Events by month: ", _event_row(snap, 1), width))
     extras = []
     if snap["super_event"] is not None:
-        extras.append(f"month 7 super event: {data.SUPER_EVENTS[snap['super_event']]}")
+        extras.append(f"super event in month {data.SUPER_EVENT_MONTH}: "
+                      f"{data.SUPER_EVENTS[snap['super_event']]}")
     if snap["options"]["great_wall"]:
-        extras.append(f"wall {len(snap['wall'])}/12")
+        extras.append(f"Great Wall: {len(snap['wall'])} of 12 sections built")
     if extras:
-        lines.append(" | ".join(extras))
-    if snap["phase"] not in ("draft", "over"):
+        lines.extend(wrap("", extras, width, sep=" | "))
+    if playing:
         groups = []
         for g, cards in enumerate(snap["groups"]):
             d = snap["group_dragons"][g]
-            mark = f" ({d} dragon{'s' if d > 1 else ''})" if d else ""
-            groups.append(f"{g + 1}: " + "+".join(_SHORT_CARD[c] for c in sorted(cards)) + mark)
-        lines.extend(wrap("Groups:  ", groups, sep=" | "))
-    order = [f"P{i}({snap['seats'][i]['track']})" for i in snap["track_order"]]
-    lines.append("Track:   " + " > ".join(order))
+            mark = "" if not d else " (taken)" if d == 1 else f" (taken {d}x)"
+            groups.append(f"{g + 1}: " + ", ".join(_SHORT_CARD[c] for c in sorted(cards)) + mark)
+        lines.append(f"Action groups (a taken group costs {data.FEE_OCCUPIED_GROUP} yuan "
+                     "to join):")
+        lines.extend(wrap("  ", groups, width, sep=" | "))
+    order = [f"P{i} {snap['seats'][i]['track']}" for i in snap["track_order"]]
+    lines.append("Person track (acting order): " + " > ".join(order))
     disp = []
-    for k, name in enumerate(_SHORT_KIND):
+    for k, kind in enumerate(data.KINDS):
         young = snap["display"][k]
-        if data.KINDS[k].old_symbols is None:
-            disp.append(f"{name} {young}")
+        if kind.old_symbols is None:
+            disp.append(f"{kind.name} {young}")
         else:
-            disp.append(f"{name} {young}/{snap['display'][k + 6]}")
-    lines.extend(wrap("Display: ", disp))
+            disp.append(f"{kind.name} {young}/{snap['display'][_old_type(k)]}")
+    lines.extend(wrap("Persons left (young/old): ", disp, width))
     for i, seat in enumerate(snap["seats"]):
-        who = "you" if i == viewer else "   "
-        priv = f" priv {seat['privileges_small']}s{seat['privileges_large']}L" if (
-            seat["privileges_small"] or seat["privileges_large"]) else ""
-        lines.append(f"P{i} {who} {seat['score']:3} VP {seat['yuan']:3} yuan {seat['rice']:2} rice "
-                     f"{seat['fireworks']:2} fw{priv}")
+        who = "you" if i == viewer else ""
+        mover = " <- to move" if snap["current_player"] == i else ""
+        head = f"P{i}{' ' + who if who else ''}: "
+        lines.extend(wrap(head, [f"{seat['score']} VP", f"{seat['yuan']} yuan",
+                                 f"{seat['rice']} rice",
+                                 f"{seat['fireworks']} fireworks{_privileges(seat)}{mover}"],
+                          width))
         palaces = []
         for p, pal in enumerate(seat["palaces"]):
-            persons = [_short_type(t) for t in pal["persons"]]
-            persons += ["-"] * (pal["floors"] - len(persons))
-            palaces.append(f"[{pal['floors']}] " + ", ".join(persons))
-        lines.extend(wrap("   palaces ", [f"{p + 1}:{x}" for p, x in enumerate(palaces)] or ["none"],
-                           sep=" | "))
+            persons = [type_name(t) for t in pal["persons"]]
+            persons += ["empty"] * (pal["floors"] - len(persons))
+            palaces.append(f"{p + 1} ({_plural(pal['floors'], 'floor')}): " + ", ".join(persons))
+        lines.extend(wrap("   palace ", palaces or ["none"], width, sep=" | "))
         if i == viewer:
-            cards = [_SHORT_KIND[k] for k in seat["hand"]] + ["?"] * seat["wildcards"]
-            lines.extend(wrap("   cards   ", cards or ["none"]))
+            cards = [kind_name(k) for k in seat["hand"]]
+            if seat["wildcards"]:
+                cards.append(_plural(seat["wildcards"], "wildcard"))
+            lines.extend(wrap("   cards: ", cards or ["none"], width))
     return "\n".join(lines)

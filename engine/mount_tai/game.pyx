@@ -8,7 +8,7 @@ build the rulebook's positions.
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from engine.core.eventlog cimport EventLog
+from engine.core.eventlog cimport EventLog, RawEvent, ev_attach
 from engine.core.state cimport State
 from engine.mount_tai.state cimport *
 from engine.mount_tai.rules cimport mt_init, mt_gamedef, mt_debug_policy, mt_debug_flow
@@ -21,6 +21,7 @@ from engine.core.args import as_index, check_range, check_seat, check_optional_s
 from engine.core.errors import OptionError
 from engine.core.game import Game, Option
 from engine.mount_tai import data, text
+from engine.mount_tai.events import EVENT_TABLE as _EVENT_TABLE
 
 PHASE_NAMES = (
     "bonus talent", "bonus building", "policy", "tidy-up", "effect", "cultivate", "water",
@@ -207,6 +208,11 @@ def _index(names, value, what) -> int:
 
 cdef class MountTaiState(State):
     """A position of Mount Tai."""
+
+    # Mount Tai's rule events (events.pxd / events.py). Everything hidden in Mount Tai is hidden
+    # from every player alike and no event names it, so every event is seen by every seat
+    # (State._event_visible's default).
+    EVENT_TABLE = _EVENT_TABLE
 
     @staticmethod
     def _create(game, seed):
@@ -531,7 +537,24 @@ cdef class MountTaiState(State):
         """Make it `seat`'s policy decision now (the round continues in turn order); tests only."""
         mt_debug_policy(self._s(), check_seat(self, seat, "seat"))
 
-    def _debug_run_from(self, str step) -> None:
+    def _debug_run_from(self, str step) -> list:
         """Run the automatic flow from `step` ("order", "events", "settle", "settle end",
-        "secretary", "final"); tests only."""
-        mt_debug_flow(self._s(), FLOW_NAMES.index(step))
+        "secretary", "final"); tests only. Returns the rule events of that run (also added to
+        the events of the last step, so that `events()` and `event_history()` show them)."""
+        cdef EventLog log
+        cdef EventLog* previous
+        cdef int i, flow = FLOW_NAMES.index(step)
+        cdef RawEvent* e
+        log.n = 0
+        log.dropped = 0
+        previous = ev_attach(&log)
+        mt_debug_flow(self._s(), flow)
+        ev_attach(previous)
+        if log.dropped:
+            raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
+        raw = [(log.ev[i].kind, log.ev[i].seat, log.ev[i].cause, log.ev[i].a, log.ev[i].b,
+                log.ev[i].c, log.ev[i].d) for i in range(log.n)]
+        last = len(self._events) - 1    # (no negative indices: the module has wraparound off)
+        self._events[last] = list(self._events[last]) + raw
+        move = len(self._history) - 1
+        return [self.EVENT_TABLE.decode(move, r) for r in raw]

@@ -1,6 +1,7 @@
 # Mount Tai: small inline helpers over one player's holdings (talents, buildings, resources,
 # reputation by source). Pure functions of the struct; nogil; never fail.
 
+from engine.core.eventlog cimport ev_emit
 from engine.mount_tai.state cimport *
 
 
@@ -63,3 +64,15 @@ cdef inline void add_res(MTPlayer* pl, int res, int n, int rep_source) noexcept 
     if n < 0 and -n > pl.res[res]:
         n = -pl.res[res]
     pl.res[res] += n
+
+
+cdef inline void rep_event(MTState* s, int seat, int source, int n, int kind, int cause, int b,
+                           int c, int d) noexcept nogil:
+    """Gain `n` reputation from `source` (as add_rep) and emit rule event `kind` (events.pxd)
+    whose first amount is the change actually made: the one funnel through which the rules
+    change a reputation outside the setup, the event rewards and the game-end sums (which emit
+    their parts themselves), so that a seat's events sum to its reputation."""
+    cdef MTPlayer* pl = &s.p[seat]
+    cdef int before = pl.res[RES_REP]
+    add_rep(pl, source, n)
+    ev_emit(kind, seat, cause, pl.res[RES_REP] - before, b, c, d)

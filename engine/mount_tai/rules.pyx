@@ -14,16 +14,22 @@ from libc.string cimport memset, memcpy
 
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_shuffle_u8
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
+from engine.core.eventlog cimport ev_emit, ev_sink, EV_NONE
 from engine.mount_tai.state cimport *
+from engine.mount_tai.events cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
-from engine.mount_tai.players cimport talent_level, has_skill, has_building, add_rep, add_res
+from engine.mount_tai.players cimport (
+    talent_level, has_skill, has_building, add_rep, add_res, rep_event,
+)
 from engine.mount_tai.mountain cimport cell_is_tribe, to_map, mt_lay_mountain
-from engine.mount_tai.edicts cimport edict_deal, edict_take, edict_redeal
+from engine.mount_tai.edicts cimport edict_deal, edict_take, edict_redeal, edict_slot_count
 from engine.mount_tai.supply cimport (
     supply_lay_board, supply_deal, pile_take, blueprint_take, supply_redeal,
 )
 from engine.mount_tai.solo cimport vp_deal, vp_draw, vp_event_choice, vp_redeal
-from engine.mount_tai.scoring cimport praise_reward, final_scoring, mt_ranks, solo_goal_reached
+from engine.mount_tai.scoring cimport (
+    praise_reward, praise_measure, final_scoring, mt_ranks, solo_goal_reached, solo_goal,
+)
 from engine.mount_tai.checks cimport (
     season_of, uncovered, tutor_seat, cultivate_cost, reclaim_cost, recruit_cost, build_cost,
     may_hold_talent, red_talent_available, elder_celebration_money, reclaim_target_exists,
@@ -84,6 +90,8 @@ cdef void gain_talent(MTState* s, int seat, int kind, int level, bint carried) n
     if kind == T_FIRSTBORN:
         for r in range(N_RES):
             add_res(pl, r, T.firstborn_gift[r], SRC_TALENTS)
+        ev_emit(EV_FIRSTBORN_GIFT, seat, EV_NONE, T.firstborn_gift[RES_MONEY],
+                T.firstborn_gift[RES_GRAIN], T.firstborn_gift[RES_WINE], T.firstborn_gift[RES_REP])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -137,9 +145,54 @@ cdef void mt_init(MTState* s, const MTOptions* o, uint64_t seed) noexcept nogil:
         for i in range(T.bonus_buildings[g]):
             if o.bonus_building[i] < N_BUILDING_KINDS:
                 s.carried_building[i] = o.bonus_building[i]
+    if ev_sink() != NULL:
+        setup_events(s)
     s.flow = FLOW_SETUP
     s.sub = 0
     advance(s)
+
+
+cdef void setup_events(const MTState* s) noexcept nogil:
+    """The setup's events: what is laid face up (the mountain, the event area, the season bonus
+    and Eight Praises tiles), each seat's start (resources and compensation, its edict area as
+    counts, its Grand Tutor) and the virtual player's face-down tiles as counts."""
+    cdef int q, r, c, i, j, up, down
+    cdef const MTPlayer* pl
+    for q in range(4):
+        ev_emit(EV_MOUNTAIN_TILE, EV_NONE, EV_NONE, q, s.large_at[q], s.rot_large[q], 3)
+        ev_emit(EV_MOUNTAIN_TILE, EV_NONE, EV_NONE, q, s.small_at[q], s.rot_small[q], 2)
+    for r in range(ROUNDS_PER_YEAR):
+        for c in range(N_EVENT_SPACES):
+            if s.event_tile[r][c] != NONE8:
+                ev_emit(EV_EVENT_TILE, EV_NONE, EV_NONE, r, c, s.event_tile[r][c], 0)
+    for i in range(N_SEASONS):
+        ev_emit(EV_SEASON_BONUS, EV_NONE, EV_NONE, i, s.season_bonus[i], 0, 0)
+    for j in range(2):
+        for i in range(N_SEASONS):
+            ev_emit(EV_PRAISE_TILE, EV_NONE, EV_NONE, j, i, s.praise[j][i], 0)
+    for i in range(s.opt.n_players):
+        pl = &s.p[i]
+        ev_emit(EV_PLAYER_START, i, pl.cell[0], pl.res[RES_MONEY], pl.res[RES_GRAIN],
+                pl.res[RES_WINE], pl.res[RES_REP])
+        up = 0
+        down = 0
+        for j in range(edict_slot_count(s.opt.layout)):
+            if (pl.present >> j) & 1:
+                if (pl.faceup >> j) & 1:
+                    up += 1
+                else:
+                    down += 1
+        ev_emit(EV_EDICTS_DEALT, i, s.opt.layout, up, down, 0, 0)
+        if pl.tutor != NONE8:
+            ev_emit(EV_TUTOR_DRAWN, i, EV_NONE, pl.tutor, 0, 0, 0)
+    if s.opt.solo:
+        ev_emit(EV_VIRTUAL_DEALT, VIRTUAL, EV_NONE, T.virtual_draws[0], T.virtual_draws[1],
+                T.virtual_draws[2], 0)
+
+
+cdef void round_start_event(const MTState* s) noexcept nogil:
+    ev_emit(EV_ROUND_START, EV_NONE, EV_NONE, s.round, s.round // ROUNDS_PER_YEAR,
+            (s.round % ROUNDS_PER_YEAR) // 2, s.round % 2)
 
 # ---------------------------------------------------------------------------------------------
 # The automatic flow.
@@ -172,7 +225,22 @@ cdef void advance(MTState* s) noexcept nogil:
         else:
             final_scoring(s)
             s.phase = PH_OVER
+            if ev_sink() != NULL:
+                final_events(s)
             return
+
+
+cdef void final_events(const MTState* s) noexcept nogil:
+    """Each seat's final reputation and rank (solo: the goal and whether it was reached)."""
+    cdef int ranks[MAX_PLAYERS]
+    cdef int i
+    mt_ranks(s, ranks)
+    for i in range(s.opt.n_players):
+        if s.opt.solo:
+            ev_emit(EV_FINAL_RESULT, i, EV_NONE, s.p[i].res[RES_REP], ranks[i], solo_goal(s),
+                    1 if solo_goal_reached(s) else 0)
+        else:
+            ev_emit(EV_FINAL_RESULT, i, EV_NONE, s.p[i].res[RES_REP], ranks[i], -1, 0)
 
 
 cdef inline void decide(MTState* s, int seat, int phase) noexcept nogil:
@@ -200,10 +268,14 @@ cdef bint setup_step(MTState* s) noexcept nogil:
                 return True
     supply_deal(s)
     if s.carried_talent != NONE8:
+        ev_emit(EV_CARRIED_TALENT, 0, EV_NONE, s.carried_talent,
+                T.bonus_level[s.opt.challenge - 1], 0, 0)
         gain_talent(s, 0, s.carried_talent, T.bonus_level[s.opt.challenge - 1], True)
     for j in range(2):
         if s.carried_building[j] != NONE8:
+            ev_emit(EV_CARRIED_BUILDING, 0, EV_NONE, s.carried_building[j], 0, 0, 0)
             s.p[0].buildings |= <uint8_t>(1 << s.carried_building[j])
+    round_start_event(s)
     s.flow = FLOW_POLICY
     s.order_pos = 0
     s.sub = 0
@@ -261,6 +333,21 @@ cdef int order_key(const MTState* s, int e) noexcept nogil:
     return key
 
 
+cdef void turn_order_events(const MTState* s) noexcept nogil:
+    """The new turn order, entry by entry, with the numbers it was sorted by."""
+    cdef int i, e, number
+    for i in range(s.n_order):
+        e = s.order[i]
+        if e == VIRTUAL:
+            ev_emit(EV_TURN_ORDER, VIRTUAL, EV_NONE, i, s.vp_number, 0, 0)
+            continue
+        number = s.p[e].turn_number
+        if number == 0:
+            number = PASS_NUMBER
+        ev_emit(EV_TURN_ORDER, e, EV_NONE, i, number,
+                1 if talent_level(&s.p[e], T_VANGUARD) >= 1 else 0, 0)
+
+
 cdef void turn_order_change(MTState* s) noexcept nogil:
     """Phase 2: ascending numbers, ties keep the previous order (stable insertion sort)."""
     cdef int i, j, x, first
@@ -280,12 +367,15 @@ cdef void turn_order_change(MTState* s) noexcept nogil:
         keys[j] = order_key(s, x)
     for i in range(s.n_order):
         s.order[i] = order[i]
+    if ev_sink() != NULL:
+        turn_order_events(s)
     first = s.order[0]
     if first != VIRTUAL:
         if has_skill(&s.p[first], T_DUGU, 1):
-            add_rep(&s.p[first], SRC_TALENTS, 1)
+            rep_event(s, first, SRC_TALENTS, 1, EV_SKILL_REPUTATION, T_DUGU, 1, 0, 0)
         if talent_level(&s.p[first], T_VANGUARD) >= 1:
             s.p[first].firsts += 1
+            ev_emit(EV_VANGUARD_FIRST, first, EV_NONE, s.p[first].firsts, 0, 0, 0)
     for i in range(s.opt.n_players):
         s.p[i].turn_number = 0
 
@@ -310,10 +400,12 @@ cdef bint events_step(MTState* s) noexcept nogil:
                 c = vp_event_choice(s)
                 if c >= 0:
                     s.event_used[r] |= <uint8_t>(1 << c)
+                    ev_emit(EV_EVENT_FLIPPED, VIRTUAL, EV_NONE, s.event_tile[r][c], c, r, 0)
             s.vp_number = 0
             s.order_pos += 1
             continue
         if s.opt.challenge == 4 and s.order_pos != 0:
+            ev_emit(EV_NO_EVENT, e, 1, 0, 0, 0, 0)
             s.order_pos += 1
             continue
         k = events_available(s, &c)
@@ -323,6 +415,7 @@ cdef bint events_step(MTState* s) noexcept nogil:
                 # No choice: the only tile left is flipped at once (then the flow goes on).
                 activate_event(s, c)
             return True
+        ev_emit(EV_NO_EVENT, e, 0, 0, 0, 0, 0)
         s.order_pos += 1
     s.vp_number = 0
     if s.round % 2 == 1:
@@ -340,6 +433,7 @@ cdef void next_round(MTState* s) noexcept nogil:
         # After the winter settlement of year 1 every event tile turns face up again.
         for r in range(ROUNDS_PER_YEAR):
             s.event_used[r] = 0
+        ev_emit(EV_EVENTS_RENEWED, EV_NONE, EV_NONE, 0, 0, 0, 0)
     s.round += 1
     for i in range(s.opt.n_players):
         s.p[i].prev_actions = s.p[i].cur_actions
@@ -349,6 +443,7 @@ cdef void next_round(MTState* s) noexcept nogil:
     if s.round >= N_ROUNDS:
         s.flow = FLOW_SECRETARY
     else:
+        round_start_event(s)
         s.flow = FLOW_POLICY
 
 
@@ -381,25 +476,41 @@ cdef void settle_yields(MTState* s, int seat) noexcept nogil:
     # Works Office and Free Market replace the normal yield in their seasons.
     if has_building(pl, B_WORKS) and (T.works_seasons & bit):
         pl.res[RES_GRAIN] += T.works_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_WORKS, RES_GRAIN, T.works_grain * farms, farms, 0)
     elif farm_season:
         pl.res[RES_GRAIN] += T.farmland_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_LAND, seat, 0, RES_GRAIN, T.farmland_grain * farms, farms, 0)
     if has_building(pl, B_MARKET) and (T.market_seasons & bit):
         pl.res[RES_MONEY] += T.market_money * towns
+        if towns > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_MARKET, RES_MONEY, T.market_money * towns, towns, 0)
     elif town_season:
         pl.res[RES_MONEY] += T.town_money * towns
+        if towns > 0:
+            ev_emit(EV_SETTLE_LAND, seat, 1, RES_MONEY, T.town_money * towns, towns, 0)
     if has_building(pl, B_GARRISON) and (T.garrison_seasons & bit):
         pl.res[RES_GRAIN] += T.garrison_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_GARRISON, RES_GRAIN, T.garrison_grain * farms,
+                    farms, 0)
 
 
 cdef void settle_praise(MTState* s, int seat) noexcept nogil:
     cdef MTPlayer* pl = &s.p[seat]
-    cdef int year = year_of(s)
-    cdef int rep = praise_reward(s, seat, s.praise[year][season_of(s)], year)
+    cdef int year = year_of(s), season = season_of(s), praise = s.praise[year][season], m = 0
+    cdef int rep = praise_reward(s, seat, praise, year)
     pl.praise_gain = <uint16_t>rep
+    if ev_sink() != NULL:
+        m = praise_measure(s, seat, praise, year)
     if rep > 0:
-        add_rep(pl, SRC_PRAISES, rep)
+        rep_event(s, seat, SRC_PRAISES, rep, EV_PRAISE, praise, m, year, season)
         if has_skill(pl, T_FIRSTBORN, 2):
-            add_rep(pl, SRC_TALENTS, T.firstborn_praise)
+            rep_event(s, seat, SRC_TALENTS, T.firstborn_praise, EV_SKILL_REPUTATION, T_FIRSTBORN,
+                      2, 0, 0)
+    else:
+        ev_emit(EV_PRAISE, seat, praise, 0, m, year, season)
 
 
 cdef bint architect_possible(const MTState* s, int seat) noexcept nogil:
@@ -416,8 +527,10 @@ cdef bint settle_seat_step(MTState* s, int seat) noexcept nogil:
         if s.sub == SS_BUILDINGS:
             if has_building(pl, B_GRANARY):
                 pl.res[RES_GRAIN] += 1
+                ev_emit(EV_SETTLE_BUILDING, seat, B_GRANARY, RES_GRAIN, 1, 0, 0)
             if has_building(pl, B_MINT):
                 pl.res[RES_MONEY] += 1
+                ev_emit(EV_SETTLE_BUILDING, seat, B_MINT, RES_MONEY, 1, 0, 0)
             s.sub = SS_BREWER
         elif s.sub == SS_BREWER:
             s.sub = SS_TRADER
@@ -458,6 +571,8 @@ cdef bint settle_seat_step(MTState* s, int seat) noexcept nogil:
 
 cdef bint settle_step(MTState* s) noexcept nogil:
     cdef int e
+    if s.order_pos == 0 and s.sub == SS_BUILDINGS:     # (only on entering the settlement)
+        ev_emit(EV_SETTLEMENT, EV_NONE, EV_NONE, season_of(s), year_of(s), 0, 0)
     while s.order_pos < s.n_order:
         e = s.order[s.order_pos]
         if e != VIRTUAL and settle_seat_step(s, e):
@@ -487,14 +602,17 @@ cdef void dugu_settlement(MTState* s) noexcept nogil:
         for r in range(3):
             if lead[i][r]:
                 s.p[i].res[r] += 1
+                ev_emit(EV_SKILL_RESOURCE, i, T_DUGU, 2, r, 1, 0)
 
 
 cdef void give_study_marker(MTState* s, int seat) noexcept nogil:
     cdef int scholar = tutor_seat(s, TU_SCHOLAR)
     s.study_left -= 1
     s.p[seat].study += 1
+    ev_emit(EV_STUDY_MARKER, seat, EV_NONE, s.p[seat].study, s.p[seat].praise_gain, 0, 0)
     if scholar >= 0 and scholar != seat:
-        add_rep(&s.p[scholar], SRC_TUTORS, T.teaching_rep)
+        rep_event(s, scholar, SRC_TUTORS, T.teaching_rep, EV_TUTOR_REPUTATION, TU_SCHOLAR, seat,
+                  TR_TEACHING, 0)
 
 
 cdef bint scholar_settlement(MTState* s) noexcept nogil:
@@ -509,6 +627,7 @@ cdef bint scholar_settlement(MTState* s) noexcept nogil:
             best = s.p[i].praise_gain
     if best == 0:
         s.study_left -= 1       # nobody gained: the marker is discarded
+        ev_emit(EV_STUDY_MARKER, EV_NONE, EV_NONE, 0, 0, 0, 0)
         return False
     kind = s.season_bonus[season_of(s)]
     for i in range(n):
@@ -537,7 +656,9 @@ cdef bint settle_end_step(MTState* s) noexcept nogil:
                 return True
         elif s.sub == SE_CHALLENGE:
             if s.opt.challenge == 2:
+                r = s.p[0].res[RES_MONEY]
                 add_res(&s.p[0], RES_MONEY, -T.g2_money_loss, SRC_TUTORS)
+                ev_emit(EV_CHALLENGE_LOSS, 0, EV_NONE, r - s.p[0].res[RES_MONEY], 0, 0, 0)
             s.sub = SE_DONATE_KIND
         elif s.sub == SE_DONATE_KIND:
             s.sub = SE_DONATE
@@ -589,7 +710,29 @@ cdef void effect_done(MTState* s) noexcept nogil:
     policy_done(s)
 
 
+cdef void reveal_events(const MTState* s, int seat, uint32_t before) noexcept nogil:
+    """An event for each of `seat`'s edict slots face up now and not in `before`."""
+    cdef const MTPlayer* pl = &s.p[seat]
+    cdef uint32_t m = pl.faceup & ~before
+    cdef int j
+    while m:
+        j = ctz(m)
+        m &= m - 1
+        ev_emit(EV_EDICT_REVEALED, seat, EV_NONE, j, pl.slot_tile[j], 0, 0)
+
+
+cdef inline int take_tile(MTState* s, int seat, int slot) noexcept nogil:
+    """edict_take for `seat`, with an event for each face-down tile it uncovers (challenge
+    games 5-7: what turns face up)."""
+    cdef uint32_t before = s.p[seat].faceup
+    cdef int tile = edict_take(&s.p[seat], s.opt.layout, slot)
+    if s.opt.hidden_edicts and ev_sink() != NULL:
+        reveal_events(s, seat, before)
+    return tile
+
+
 cdef void tidy_done(MTState* s) noexcept nogil:
+    ev_emit(EV_TIDY_UP, s.cur, EV_NONE, s.removals, s.low_tile, 0, 0)
     if s.flow == FLOW_POLICY:
         s.p[s.cur].turn_number = s.low_tile
     if s.opt.tidy_effect:
@@ -600,7 +743,7 @@ cdef void tidy_done(MTState* s) noexcept nogil:
 
 cdef void tidy_remove(MTState* s, int slot) noexcept nogil:
     cdef int buf[MAX_LEGAL]
-    cdef int tile = edict_take(&s.p[s.cur], s.opt.layout, slot)
+    cdef int tile = take_tile(s, s.cur, slot)
     s.removals += 1
     s.removed_mask |= 1u << slot
     s.last = <int8_t>slot
@@ -622,7 +765,7 @@ cdef void apply_policy(MTState* s, int a) noexcept nogil:
         policy_done(s)
         return
     if a < A_TIDY:
-        tile = edict_take(pl, s.opt.layout, a - A_USE)
+        tile = take_tile(s, s.cur, a - A_USE)
         if s.flow == FLOW_POLICY:
             pl.turn_number = <uint8_t>tile
         start_effects(s, tile)
@@ -691,27 +834,31 @@ cdef void brew(MTState* s, int k) noexcept nogil:
 
 cdef void celebrate(MTState* s, int money) noexcept nogil:
     cdef MTPlayer* pl = &s.p[s.cur]
-    cdef int rep = T.celebration_rep
     pl.res[RES_GRAIN] -= T.celebration_grain
     pl.res[RES_WINE] -= T.celebration_wine - money
     pl.res[RES_MONEY] -= money
+    # (One gain in the reputation track, told as the celebration's and the skill's parts.)
+    rep_event(s, s.cur, SRC_CELEBRATION, T.celebration_rep, EV_CELEBRATION, EV_NONE,
+              T.celebration_grain, T.celebration_wine - money, money)
     if has_skill(pl, T_SACRIFICE, 1):
-        rep += T.sacr_celeb_bonus
-    add_rep(pl, SRC_CELEBRATION, rep)
+        rep_event(s, s.cur, SRC_CELEBRATION, T.sacr_celeb_bonus, EV_SKILL_REPUTATION, T_SACRIFICE,
+                  1, 0, 0)
     effect_done(s)
 
 
 cdef void sacrifice(MTState* s, int money) noexcept nogil:
     cdef MTPlayer* pl = &s.p[s.cur]
-    cdef int rep = T.sacrifice_rep
     pl.res[RES_GRAIN] -= T.sacrifice_grain
     if money:
         pl.res[RES_MONEY] -= T.elder_sacrifice_money
     else:
         pl.res[RES_WINE] -= T.sacrifice_wine
+    rep_event(s, s.cur, SRC_SACRIFICE, T.sacrifice_rep, EV_SACRIFICE_HEAVEN, EV_NONE,
+              T.sacrifice_grain, 0 if money else T.sacrifice_wine,
+              T.elder_sacrifice_money if money else 0)
     if has_skill(pl, T_SACRIFICE, 2):
-        rep += T.sacr_sacrifice_bonus
-    add_rep(pl, SRC_SACRIFICE, rep)
+        rep_event(s, s.cur, SRC_SACRIFICE, T.sacr_sacrifice_bonus, EV_SKILL_REPUTATION,
+                  T_SACRIFICE, 2, 0, 0)
     effect_done(s)
 
 
@@ -752,6 +899,7 @@ cdef void cultivation_done(MTState* s) noexcept nogil:
     if s.mode == CM_FLAT or s.mode == CM_MOUNTAIN:
         if has_skill(pl, T_PIONEER, 1):
             pl.res[RES_GRAIN] += T.pioneer_grain
+            ev_emit(EV_SKILL_RESOURCE, s.cur, T_PIONEER, 1, RES_GRAIN, T.pioneer_grain, 0)
         s.mode = CM_AFTER
     if s.mode == CM_AFTER:
         if s.tribes > 0 and uncovered(s, s.cur) != 0:
@@ -780,6 +928,7 @@ cdef void town_cell(MTState* s, int l) noexcept nogil:
     pl.cell[l] = C_TOWN
     if has_skill(pl, T_COMMERCE, 1):
         pl.res[RES_GRAIN] += T.commerce_grain
+        ev_emit(EV_SKILL_RESOURCE, s.cur, T_COMMERCE, 1, RES_GRAIN, T.commerce_grain, 0)
     s.last = <int8_t>l
 
 
@@ -826,8 +975,10 @@ cdef void build_kind(MTState* s, int kind) noexcept nogil:
         if holder == s.cur:
             s.builder_mark = <uint8_t>kind
         elif s.builder_mark == kind:
-            add_rep(pl, SRC_TUTORS, -T.builder_toll)
-            add_rep(&s.p[holder], SRC_TUTORS, T.builder_toll)
+            rep_event(s, s.cur, SRC_TUTORS, -T.builder_toll, EV_TUTOR_REPUTATION,
+                      TU_MASTER_BUILDER, holder, TR_TOLL_PAID, kind)
+            rep_event(s, holder, SRC_TUTORS, T.builder_toll, EV_TUTOR_REPUTATION,
+                      TU_MASTER_BUILDER, s.cur, TR_TOLL_RECEIVED, kind)
     blueprint_take(s, kind)
     pl.buildings |= <uint8_t>(1 << kind)
     s.last = <int8_t>kind
@@ -837,9 +988,14 @@ cdef void build_kind(MTState* s, int kind) noexcept nogil:
 
 cdef void resolve_reward(MTState* s, int seat, int kind, int amount) noexcept nogil:
     """An event reward of `amount` of `kind` (RES_*), +1 if the season's bonus tile matches."""
+    cdef int before = s.p[seat].res[kind], bonus = 0
     if kind == s.season_bonus[season_of(s)]:
         amount += T.event_bonus
+        bonus = 1
     add_res(&s.p[seat], kind, amount, SRC_EVENTS)
+    amount = s.p[seat].res[kind] - before
+    ev_emit(EV_EVENT_REWARD, seat, EV_NONE, kind, amount, bonus,
+            amount if kind == RES_REP else 0)
 
 
 cdef void event_done(MTState* s) noexcept nogil:
@@ -853,6 +1009,7 @@ cdef void activate_event(MTState* s, int c) noexcept nogil:
     cdef MTPlayer* pl = &s.p[seat]
     cdef bint first = s.order_pos == 0
     s.event_used[r] |= <uint8_t>(1 << c)
+    ev_emit(EV_EVENT_FLIPPED, seat, EV_NONE, tile, c, r, 0)
     if kind == EV_ZERO:
         event_done(s)
         return
@@ -860,17 +1017,20 @@ cdef void activate_event(MTState* s, int c) noexcept nogil:
         for i in range(s.opt.n_players):
             if has_skill(&s.p[i], T_TRADER, 2):
                 s.p[i].res[RES_MONEY] += T.trader_money
+                ev_emit(EV_SKILL_RESOURCE, i, T_TRADER, 2, RES_MONEY, T.trader_money, 0)
         if pl.res[RES_MONEY] >= 1 or pl.res[RES_GRAIN] >= 1:
             s.phase = PH_EXCHANGE
             return
         event_done(s)
         return
     if colour == 2 and has_skill(pl, T_PUBLICIST, 1):
-        add_rep(pl, SRC_TALENTS, T.publicist_blue)
+        rep_event(s, seat, SRC_TALENTS, T.publicist_blue, EV_SKILL_REPUTATION, T_PUBLICIST, 1, 0, 0)
     if colour != 2 and has_skill(pl, T_PUBLICIST, 2):
         amount += T.publicist_bonus
+        ev_emit(EV_REWARD_BONUS, seat, T_PUBLICIST, 2, T.publicist_bonus, 0, 0)
     if first and has_skill(pl, T_VANGUARD, 2):
         amount += T.vanguard_bonus
+        ev_emit(EV_REWARD_BONUS, seat, T_VANGUARD, 2, T.vanguard_bonus, 0, 0)
     if first and amount > 0 and has_skill(pl, T_YINYANG, 2):
         s.reward = <int8_t>amount
         s.phase = PH_YINYANG
@@ -886,9 +1046,11 @@ cdef void donate(MTState* s, int k) noexcept nogil:
     pl.donation += k
     for j in range(3):
         if before < T.donation_threshold[j] <= pl.donation:
-            add_rep(pl, SRC_TUTORS, T.donation_rep[j])
+            rep_event(s, s.cur, SRC_TUTORS, T.donation_rep[j], EV_TUTOR_REPUTATION,
+                      TU_PHILANTHROPIST, EV_NONE, TR_DONATION, T.donation_threshold[j])
             if holder >= 0:
-                add_rep(&s.p[holder], SRC_TUTORS, T.philanthropist_bonus)
+                rep_event(s, holder, SRC_TUTORS, T.philanthropist_bonus, EV_TUTOR_REPUTATION,
+                          TU_PHILANTHROPIST, s.cur, TR_PHILANTHROPIST, T.donation_threshold[j])
 
 
 cdef void mt_apply(MTState* s, int a) noexcept nogil:
@@ -917,7 +1079,7 @@ cdef void mt_apply(MTState* s, int a) noexcept nogil:
         effect_done(s)
     elif ph == PH_REMOVE:
         if a != A_PASS:
-            edict_take(pl, s.opt.layout, a - A_REMOVE)
+            take_tile(s, s.cur, a - A_REMOVE)
         if s.remove_ctx == RM_TRIBE:
             cultivation_done(s)
         elif s.remove_ctx == RM_SECRETARY:
@@ -1044,8 +1206,10 @@ cdef void mt_apply(MTState* s, int a) noexcept nogil:
         advance(s)
     elif ph == PH_COMMANDER:
         k = a - A_SEAT
-        add_rep(&s.p[k], SRC_TUTORS, -T.commander_rep)
-        add_rep(pl, SRC_TUTORS, T.commander_rep)
+        rep_event(s, k, SRC_TUTORS, -T.commander_rep, EV_TUTOR_REPUTATION, TU_COMMANDER, s.cur,
+                  TR_COMMANDER_LOSS, 0)
+        rep_event(s, s.cur, SRC_TUTORS, T.commander_rep, EV_TUTOR_REPUTATION, TU_COMMANDER, k,
+                  TR_COMMANDER_GAIN, 0)
         advance(s)
     elif ph == PH_BONUS_TALENT:
         s.carried_talent = <uint8_t>(a - A_BONUS_TALENT)

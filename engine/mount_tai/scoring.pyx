@@ -1,7 +1,11 @@
 # cython: language_level=3
 """Mount Tai: Eight Praises, game-end scoring and ranking (see scoring.pxd)."""
 
+from engine.core.eventlog cimport ev_emit, EV_NONE
 from engine.mount_tai.state cimport *
+from engine.mount_tai.events cimport (
+    EV_FINAL_TALENT, EV_TUTOR_REPUTATION, TR_STUDY, TR_CONSPIRACY, TR_DONATION_FINAL,
+)
 from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.players cimport (
     talent_level, has_skill, building_count, talents_at_least, talent_levels, add_rep,
@@ -138,19 +142,27 @@ cdef void final_scoring(MTState* s) noexcept nogil:
     cdef int values[MAX_PLAYERS]
     cdef int seat, i, t, v, n = s.opt.n_players
     cdef MTPlayer* pl
-    # Every level 3 skill is computed on the final position before any of them is added.
+    # Every level 3 skill is computed on the final position before any of them is added. Each
+    # part is told by an event as it is computed (all are >= 0, so the sum added is the sum of
+    # the events' reputation).
     for seat in range(n):
         pl = &s.p[seat]
         gains[seat] = 0
         for i in range(pl.n_talents):
             if pl.level[i] >= 3:
-                gains[seat] += skill3_value(s, seat, pl.talent[i])
+                v = skill3_value(s, seat, pl.talent[i])
+                gains[seat] += v
+                if pl.talent[i] != T_SECRETARY:
+                    ev_emit(EV_FINAL_TALENT, seat, pl.talent[i], v, i, 0, 0)
     for seat in range(n):
         add_rep(&s.p[seat], SRC_FINAL, gains[seat])
     if not s.opt.grand_tutors:
         return
     for seat in range(n):
         gains[seat] = T.study_rep * s.p[seat].study
+        if gains[seat] > 0:
+            ev_emit(EV_TUTOR_REPUTATION, seat, TU_SCHOLAR, gains[seat], EV_NONE, TR_STUDY,
+                    s.p[seat].study)
     # Conspirator targets: farmland, towns, buildings, talent levels, wine.
     for seat in range(n):
         if s.p[seat].tutor == TU_CONSPIRATOR:
@@ -169,12 +181,20 @@ cdef void final_scoring(MTState* s) noexcept nogil:
                         values[i] = pl.res[RES_WINE]
                 for i in range(n):
                     v = leaders_share(s, i, values, T.conspirator_rep)
-                    gains[i] += 2 * v if s.p[i].tutor == TU_CONSPIRATOR else v
+                    if s.p[i].tutor == TU_CONSPIRATOR:
+                        v = 2 * v
+                    gains[i] += v
+                    if v > 0:
+                        ev_emit(EV_TUTOR_REPUTATION, i, TU_CONSPIRATOR, v, seat, TR_CONSPIRACY, t)
         if s.p[seat].tutor == TU_PHILANTHROPIST:
             for i in range(n):
                 values[i] = s.p[i].donation
             for i in range(n):
-                gains[i] += leaders_share(s, i, values, T.donation_final)
+                v = leaders_share(s, i, values, T.donation_final)
+                gains[i] += v
+                if v > 0:
+                    ev_emit(EV_TUTOR_REPUTATION, i, TU_PHILANTHROPIST, v, seat, TR_DONATION_FINAL,
+                            values[i])
     for seat in range(n):
         add_rep(&s.p[seat], SRC_TUTORS, gains[seat])
 

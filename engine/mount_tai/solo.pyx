@@ -3,8 +3,10 @@
 
 from libc.stdint cimport uint8_t
 
-from engine.core.rng cimport Rng, rng_shuffle_u8
+from engine.core.rng cimport Rng, rng_below, rng_shuffle_u8
+from engine.core.eventlog cimport ev_emit, EV_NONE
 from engine.mount_tai.state cimport *
+from engine.mount_tai.events cimport EV_VIRTUAL_DRAW, EV_VIRTUAL_BUILD, EV_VIRTUAL_RECRUIT
 from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.supply cimport blueprint_discard
 
@@ -43,15 +45,18 @@ cdef bint vp_draw(MTState* s) noexcept nogil:
     tile = s.vp_tiles[s.vp_next]
     s.vp_next += 1
     s.vp_number = <uint8_t>tile
+    ev_emit(EV_VIRTUAL_DRAW, VIRTUAL, EV_NONE, tile, VIRTUAL_TILES - s.vp_next, T.tier[tile], 0)
     for j in range(T.n_effects[tile]):
         e = T.effect[tile][j]
         if e == E_BUILD and s.bp_n > 0:
+            ev_emit(EV_VIRTUAL_BUILD, VIRTUAL, EV_NONE, s.bp_kind[0], s.bp_count[0], 0, 0)
             blueprint_discard(s, 0)
         elif e == E_RECRUIT:
             recruit = True
     if recruit:
         for pile in range(N_PILES):
             if s.pile_n[pile] > 0:
+                ev_emit(EV_VIRTUAL_RECRUIT, VIRTUAL, EV_NONE, tile, 0, 0, 0)
                 return True
     return False
 

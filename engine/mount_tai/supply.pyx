@@ -5,7 +5,9 @@ supply.pxd)."""
 from libc.stdint cimport uint8_t
 
 from engine.core.rng cimport Rng, rng_below, rng_shuffle_u8
+from engine.core.eventlog cimport ev_emit, EV_NONE
 from engine.mount_tai.state cimport *
+from engine.mount_tai.events cimport EV_PILE_TOP, EV_BLUEPRINT_FLIP
 from engine.mount_tai.tables cimport MTTables, mt_tables
 
 cdef const MTTables* T = mt_tables()
@@ -109,6 +111,7 @@ cdef void supply_deal(MTState* s) noexcept nogil:
             at += take
             if take > 0:
                 s.talent_seen[s.pile[pile][0]] += 1
+                ev_emit(EV_PILE_TOP, EV_NONE, EV_NONE, pile, s.pile[pile][0], take, 0)
     # Buildings.
     n = 0
     for kind in range(N_BUILDING_KINDS):
@@ -138,6 +141,9 @@ cdef int pile_take(MTState* s, int pile) noexcept nogil:
     s.pile_n[pile] -= 1
     if s.pile_n[pile] > 0:
         s.talent_seen[s.pile[pile][0]] += 1
+        ev_emit(EV_PILE_TOP, EV_NONE, EV_NONE, pile, s.pile[pile][0], s.pile_n[pile], 0)
+    else:
+        ev_emit(EV_PILE_TOP, EV_NONE, EV_NONE, pile, -1, 0, 0)
     return k
 
 
@@ -159,9 +165,11 @@ cdef void blueprint_refill(MTState* s) noexcept nogil:
         if i >= 0:
             s.bp_count[i] += 1
         else:
+            i = s.bp_n
             s.bp_kind[s.bp_n] = <uint8_t>kind
             s.bp_count[s.bp_n] = 1
             s.bp_n += 1
+        ev_emit(EV_BLUEPRINT_FLIP, EV_NONE, EV_NONE, kind, i, s.bp_count[i], s.supply_n)
 
 
 cdef void blueprint_discard(MTState* s, int idx) noexcept nogil:

@@ -6,13 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.text import wrap
-from engine.mount_tai import data
+from engine.core.text import COMPACT_WIDTH, WIDTH, display_width, fill, fit_lines, pad, wrap
+from engine.mount_tai import data, guide
 
 Snapshot = dict[str, Any]
 
 CELL_CHARS = {0: ".", 1: "S", 2: "F", 3: "T", 4: "A"}
-PILE_NAMES = ("green", "yellow", "blue", "red A", "red B")
+PILE_NAMES = ("green", "yellow", "blue", "red 1", "red 2")
+# The fief grid's one-line key (the `legend` command prints it too).
+FIEF_KEY = ("Key: fief (row,col) as the choices name them, digit = layer; S settlement, "
+            "F farmland, T town, A ascent, ~ water, w artificial water, * tribe (s f t a: "
+            "on a tribe), . barren")
+# Short effect names for the lists of edict tiles.
+SHORT_EFFECTS = ("cultivate", "reclaim", "town", "recruit", "build", "brew", "celebrate",
+                 "sacrifice")
 RES = data.RESOURCES
 
 
@@ -212,10 +219,11 @@ def decision_text(snap: Snapshot) -> str:
 
 
 def _fief_lines(snap: Snapshot, i: int) -> list[str]:
-    """The fief as a 4x4 grid: height digit + content (S settlement, F farmland, T town,
-    A ascent, ~ water, w artificial water, * tribe, . barren); row a = 0 is the outer edge."""
+    """The fief as a 4x4 grid labelled with the row and column numbers the choices use
+    ("(row,col)"): layer digit + content (S settlement, F farmland, T town, A ascent, ~ water,
+    w artificial water, * tribe, . barren; see FIEF_KEY); row 0 / column 0 are the outer edges."""
     seat = snap["seats"][i]
-    lines = []
+    lines = ["r\\c 0  1  2  3"]
     for a in range(4):
         row = []
         for b in range(4):
@@ -228,8 +236,42 @@ def _fief_lines(snap: Snapshot, i: int) -> list[str]:
             elif bits & 2:
                 ch = ch.lower()
             row.append(f"{min(a, b) + 1}{ch}")
-        lines.append("    " + " ".join(row))
+        lines.append(f"{a:>3} " + " ".join(row))
     return lines
+
+
+def edicts_up(seat: dict[str, Any]) -> list[str]:
+    """A seat's uncovered edict tiles, each with its effects in short words."""
+    out = []
+    for slot in seat["uncovered"]:
+        t = seat["slots"][slot]
+        if t in (None, "?"):
+            continue
+        effects = [SHORT_EFFECTS[e] for e in data.EDICT_EFFECTS[t]]
+        joint = {1: "", 2: "/", 3: "+"}[data.TIER_OF[t]]
+        out.append(f"{t} {joint.join(effects)}")
+    return out
+
+
+def solo_header(snap: Snapshot) -> str | None:
+    """The solo goal and, in a challenge game, its special rule (None in a multi-player game)."""
+    opts = snap["options"]
+    if not opts.get("solo") and not opts.get("challenge"):
+        return None
+    c = opts.get("challenge")
+    if c:
+        ch = data.CHALLENGES[int(c) - 1]
+        return (f"Solo challenge game {c} of 8: reach {ch.goal} reputation; special rule: "
+                f"{ch.rule}")
+    return f"Solo game against the virtual player: reach {data.SOLO_GOAL} reputation"
+
+
+def praise_line(snap: Snapshot) -> str:
+    """This season's Eight Praises tile: its English name and condition."""
+    year = snap["year"]
+    p = snap["praises"][year - 1][snap["season"]]
+    return (f"Eight Praises this season: {guide.praise_name(p)}, year {year}: "
+            f"{guide.praise_condition(p, year)}")
 
 
 def _edict_lines(snap: Snapshot, i: int) -> list[str]:
@@ -278,11 +320,12 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
     """The whole visible board, one block per player."""
     n = snap["players"]
     season, year, r, bonus, praise = _round_facts(snap)
-    out = [
-        f"Mount Tai: round {min(snap['round'] + 1, 16)}/16, year {year} {season} "
-        f"(event bonus: {bonus}; Eight Praises: {praise})",
-        "Turn order: " + ", ".join(_seat_name(snap, e) for e in snap["order"]),
-    ]
+    out = [f"Mount Tai: round {min(snap['round'] + 1, 16)}/16, year {year} {season} "
+           f"(event bonus: {bonus})", praise_line(snap)]
+    solo = solo_header(snap)
+    if solo:
+        out.append(solo)
+    out.append("Turn order: " + ", ".join(_seat_name(snap, e) for e in snap["order"]))
     events = []
     for c, t in enumerate(snap["events"][r % 8]):
         if t is None:
@@ -292,9 +335,10 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
     out.append("Events: " + "; ".join(events))
     out.append("Season bonus tiles: " + ", ".join(
         f"{data.SEASONS[j]} {RES[b]}" for j, b in enumerate(snap["season_bonus"])))
-    out.append("Eight Praises: " + "; ".join(
-        f"year {y + 1} " + ", ".join(data.PRAISES[p].name for p in snap["praises"][y])
-        for y in range(2)))
+    for y in range(2):
+        out.extend(wrap(f"Eight Praises year {y + 1}: ", [
+            f"{data.SEASONS[j]} {guide.praise_name(p)} {guide.praise_condition(p, y + 1)}"
+            for j, p in enumerate(snap["praises"][y])], WIDTH, sep="; "))
     out.append("Blueprint area: " + (", ".join(
         f"{building_name(k)} x{c}" for k, c in snap["blueprint"]) or "empty")
         + f" (supply {snap['supply_count']} face down)")
@@ -307,7 +351,8 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
             piles.append(f"{PILE_NAMES[j]}: empty")
     out.append("Wilderness: " + "; ".join(piles))
     if snap["options"].get("solo"):
-        out.append(f"Virtual player: drawn {snap['virtual_drawn']}, "
+        drawn = ", ".join(str(t) for t in snap["virtual_drawn"]) or "none"
+        out.append(f"Virtual player: edict tiles drawn {drawn}; "
                    f"{snap['virtual_left']} face down")
     for i in range(n):
         seat = snap["seats"][i]
@@ -319,8 +364,8 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
         out.append(f"  talents: {talents}; buildings: {buildings}")
         if snap["options"].get("grand_tutors"):
             out.append(f"  study markers {seat['study']}, donation track {seat['donation']}")
-        out.append("  fief (height + S/F/T/A, ~ water, * tribe):")
-        out.extend(_fief_lines(snap, i))
+        out.append("  fief:")
+        out.extend("    " + line for line in _fief_lines(snap, i))
         out.append("  edicts ([n] uncovered):")
         out.extend(_edict_lines(snap, i))
     if snap["current_player"] is not None:
@@ -333,47 +378,54 @@ def board_text(snap: Snapshot, summary: dict | None = None) -> str:
             line += f"; goal {summary['goal']}: " + ("reached" if summary["goal_reached"]
                                                        else "not reached")
         out.append(line)
-    return "\n".join(out)
+    out.append(FIEF_KEY)
+    return fit_lines("\n".join(out), WIDTH)
 
 
-def _wrap(head: str, items: list[str], width: int = 80, sep: str = "; ") -> list[str]:
-    return wrap(head, items, width, sep)
-
-
-def compact_text(snap: Snapshot, viewer: int | None = None) -> str:
-    """The board in about 30 lines of 80 columns, for play in a terminal: each fief's grid beside
-    its player's resources, talents, buildings and uncovered edicts."""
+def compact_text(snap: Snapshot, viewer: int | None = None, width: int = COMPACT_WIDTH) -> str:
+    """The board in about 30 lines of `width` columns (78 by default: with the two columns of
+    `tianti play`'s change marker, 80), for play in a terminal: each fief's labelled grid
+    beside its player's resources, talents, buildings and usable edict tiles."""
     n = snap["players"]
-    season, year, r, bonus, praise = _round_facts(snap)
-    out = [f"Round {min(snap['round'] + 1, 16)}/16, year {year} {season} | event bonus: {bonus} "
-           f"| Eight Praises: {praise}",
-           "Order: " + ", ".join(_seat_name(snap, e) for e in snap["order"])]
+    season, year, r, bonus, _ = _round_facts(snap)
+    out = [f"Round {min(snap['round'] + 1, 16)} of 16: year {year} of 2, {season} | event "
+           f"bonus: +1 {bonus}"]
+    out.extend(fill(praise_line(snap), width, "  "))
+    solo = solo_header(snap)
+    if solo:
+        out.extend(fill(solo, width, "  "))
+    out.append("Turn order: " + ", ".join(_seat_name(snap, e) for e in snap["order"]))
     events = [event_text(t) + (" (used)" if snap["events_used"][r % 8][c] else "")
               for c, t in enumerate(snap["events"][r % 8]) if t is not None]
-    out.extend(_wrap("Events: ", events))
-    out.extend(_wrap("Blueprints: ", [f"{building_name(k)} x{c}" for k, c in snap["blueprint"]]
-                     or ["none"]))
+    out.extend(wrap("Events: ", events, width, sep="; "))
+    out.extend(wrap("Buildings to plan: ", [f"{building_name(k)} ({c})"
+                                            for k, c in snap["blueprint"]] or ["none"],
+                    width, sep="; "))
     piles = [f"{PILE_NAMES[j]} {talent_name(p[0]) if p and isinstance(p[0], int) else '-'}"
              for j, p in enumerate(snap["piles"])]
-    out.extend(_wrap("Talents: ", piles))
+    out.extend(wrap("Talents to recruit: ", piles, width, sep="; "))
     for i in range(n):
         seat = snap["seats"][i]
-        who = "you" if i == viewer else "   "
-        side = [f"P{i} {who} money {seat['money']} grain {seat['grain']} wine {seat['wine']} "
-                f"rep {seat['reputation']}"]
-        talents = ", ".join(f"{talent_name(k)} {lv}" for k, lv in seat["talents"]) or "no talents"
-        buildings = ", ".join(building_name(k) for k in seat["buildings"]) or "no buildings"
-        side.append(f"  {talents}; {buildings}")
-        uncovered = " ".join(str(seat["slots"][s]) for s in seat["uncovered"]
-                             if seat["slots"][s] not in (None, "?"))
-        side.append(f"  edicts up: {uncovered or '-'}")
-        grid = [line.strip() for line in _fief_lines(snap, i)]
-        rows = max(len(grid), len(side))
-        for k in range(rows):
+        who = f"P{i} you" if i == viewer else f"P{i}"
+        grid = _fief_lines(snap, i)
+        gw = max(display_width(g) for g in grid) + 2
+        room = width - gw
+        side = wrap(f"{who}: ", [f"money {seat['money']}", f"grain {seat['grain']}",
+                                 f"wine {seat['wine']}", f"reputation {seat['reputation']}"],
+                    room)
+        talents = [f"{talent_name(k)} level {lv}" for k, lv in seat["talents"]] or ["none"]
+        side.extend(wrap("  talents: ", talents, room))
+        buildings = [building_name(k) for k in seat["buildings"]] or ["none"]
+        side.extend(wrap("  buildings: ", buildings, room))
+        if seat["tutor"] is not None:
+            side.append(f"  grand tutor: {data.TUTORS[seat['tutor']]}")
+        side.extend(wrap("  edicts up: ", edicts_up(seat) or ["none"], room))
+        for k in range(max(len(grid), len(side))):
             g = grid[k] if k < len(grid) else ""
-            s = side[k] if k < len(side) else ""
-            out.append(f"{g:12} {s}"[:80])
+            sd = side[k] if k < len(side) else ""
+            out.append((pad(g, gw) + sd).rstrip())
+    out.extend(fill(FIEF_KEY, width, "  "))
     if snap["options"].get("solo"):
-        out.extend(_wrap("Virtual player drew: ", [str(t) for t in snap["virtual_drawn"]]
-                         + [f"({snap['virtual_left']} face down)"], sep=" "))
+        out.extend(wrap("Virtual player's edicts: ", [str(t) for t in snap["virtual_drawn"]]
+                        + [f"({snap['virtual_left']} face down)"], width, sep=" "))
     return "\n".join(out)

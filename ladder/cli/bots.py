@@ -6,17 +6,23 @@ import json
 import typer
 
 from ai.bots import describe_bots
-from ladder.cli.options import JsonOpt
+from ladder.cli.options import Format, FormatOpt, JsonOpt, output_format, write_csv
 
 
-def bots(json_out: JsonOpt = False) -> None:
+def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
     """List the bots a spec can name and every option each one takes.
 
     A spec is NAME or NAME(key=value,...), or python:module:factory(key=value,...) for your
     own bot."""
+    out_fmt = output_format(fmt, json_out)
     listing = describe_bots()
-    if json_out:
+    if out_fmt is Format.json:
         typer.echo(json.dumps(listing, default=str))
+        return
+    if out_fmt is Format.csv:
+        write_csv(["bot", "option", "type", "default", "help"],
+                  [[b["name"], k, o["type"], o["default"], o["help"]]
+                   for b in listing for k, o in b["options"].items()])
         return
     for b in listing:
         typer.secho(f"{b['name']}: {b['help']}", bold=True)

@@ -6,17 +6,23 @@ import json
 import typer
 
 from engine.registry import game_class, game_names
-from ladder.cli.options import JsonOpt
+from ladder.cli.options import Format, FormatOpt, JsonOpt, output_format, write_csv
 
 
-def games(json_out: JsonOpt = False) -> None:
+def games(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
     """List the games and every option each one takes."""
+    out_fmt = output_format(fmt, json_out)
     listing = []
     for name in game_names():
         cls = game_class(name)
         listing.append({"name": name, "title": cls.TITLE, "options": cls.describe_options()})
-    if json_out:
+    if out_fmt is Format.json:
         typer.echo(json.dumps(listing))
+        return
+    if out_fmt is Format.csv:
+        write_csv(["game", "option", "default", "choices", "help"],
+                  [[g["name"], o["name"], o["default"], " ".join(map(str, o["choices"] or ())),
+                    o["help"]] for g in listing for o in g["options"]])
         return
     for g in listing:
         typer.secho(f"{g['name']}: {g['title']}", bold=True)

@@ -1,6 +1,9 @@
 """Options shared by several commands (typer `Annotated` aliases) and their parsing."""
 from __future__ import annotations
 
+import csv
+import io
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -26,7 +29,39 @@ GameOptionsOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="seed for chance (default: random)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="the same as --format json")]
+
+
+class Format(str, Enum):
+    """The one machine-output convention: every command that prints data takes --format."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+FormatOpt = Annotated[
+    Optional[Format],
+    typer.Option("--format", help="table (for people), csv or json (default: table)"),
+]
+
+
+def output_format(fmt: Format | None, json_out: bool) -> Format:
+    """The format chosen by --format and its alias --json (which must not contradict it)."""
+    if json_out:
+        if fmt not in (None, Format.json):
+            raise fail(f"--json contradicts --format {fmt.value}: give one of them")
+        return Format.json
+    return fmt or Format.table
+
+
+def write_csv(header: list[str], rows: list[list[Any]]) -> None:
+    """Print a CSV table (header first) on standard output."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    typer.echo(buf.getvalue(), nl=False)
 
 
 def parse_value(text: str) -> Any:
@@ -54,12 +89,19 @@ def parse_game_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def make_game(name: str, players: int | None, pairs: list[str] | None):
-    """load_game from command-line values; errors become a clean exit with the message."""
-    options = parse_game_options(pairs)
+def merge_players(options: dict[str, Any], players: int | None) -> dict[str, Any]:
+    """Put --players into the game options; an `-o players=N` saying otherwise is an error."""
     if players is not None:
+        given = options.get("players")
+        if given is not None and given != players:
+            raise OptionError(f"-o players={given} contradicts --players {players}: give one of them")
         options["players"] = players
-    return load_game(name, **options)
+    return options
+
+
+def make_game(name: str, players: int | None, pairs: list[str] | None):
+    """load_game from command-line values (the caller turns its TiantiError into a clean exit)."""
+    return load_game(name, **merge_players(parse_game_options(pairs), players))
 
 
 def fail(message: str) -> typer.Exit:
@@ -80,12 +122,15 @@ DbOpt = Annotated[
 ]
 
 
-def open_store(db: Path | None, create: bool = False) -> "Store":
+def open_store(db: Path | None, create: bool = False, write: bool | None = None) -> "Store":
     """The store at `db` (or the default one); problems become a clean exit with the message.
-    Read-only commands pass create=False so that a mistyped path is not silently created."""
+
+    Reading commands pass create=False (a mistyped path is not silently created) and get a
+    store opened for reading (read-only files work, nothing is written but the ratings cache
+    when it can be); commands that add games open it for writing (checked first)."""
     from ladder.store import Store, StoreError
 
     try:
-        return Store(db, create=create)
+        return Store(db, create=create, write=create if write is None else write)
     except StoreError as e:
         raise fail(str(e))

@@ -1,7 +1,14 @@
-"""`tianti play`: a person against the AI in the terminal."""
+"""`tianti play`: a person against the AI in the terminal.
+
+Everything printed fits 80 columns (East Asian wide characters counted as 2): the boards are
+drawn for it, and every other line goes through `fit_lines`. `NO_COLOR` turns colours off.
+The game is saved after every decision, so that no crash, closed terminal or Ctrl-C loses it.
+"""
 from __future__ import annotations
 
 import contextlib
+import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -9,18 +16,41 @@ from typing import Annotated, Any, Optional
 import typer
 
 from engine.core.errors import TiantiError
-from ladder.cli.options import GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, parse_game_options
-from ladder.play import HUMAN, PlayError, PlaySession, default_save_path
+from engine.core.text import WIDTH, fit_lines
+from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
+                                parse_game_options)
+from ladder.explain import explain_choice, legend
+from ladder.play import HUMAN, LoggedMove, PlayError, PlaySession, default_save_path
 
 HELP = """Commands at any prompt:
   NUMBER or NAME   play that choice (an unambiguous prefix of the name is enough)
+  explain N        what choice N (or a name / prefix) does and costs
+  legend           what the board's words, numbers and letters mean
   help             this text
   hint             what the strong bot would play here, with its top moves
   undo             back to your previous decision
   board            the full board
   log              the moves since your last turn
   save FILE        save the game (resume with: tianti play --load FILE)
-  quit             save the game and stop"""
+  quit             save the game and stop
+The game is saved after every decision; `tianti rules GAME` explains the rules."""
+
+# Exit status after Ctrl-C (128 + SIGINT), as `tianti tournament run` and `watch` use.
+INTERRUPTED = 130
+
+
+def colour_on() -> bool:
+    """False when NO_COLOR is set to anything (https://no-color.org)."""
+    return not os.environ.get("NO_COLOR")
+
+
+def say(text: str = "", **style: Any) -> None:
+    """Print `text` fitted to 80 columns, in colour (`style`: typer.secho's) unless NO_COLOR."""
+    text = fit_lines(text, WIDTH) if text else text
+    if style and colour_on():
+        typer.secho(text, **style)
+    else:
+        typer.echo(text)
 
 
 def _board(session: PlaySession) -> str:
@@ -34,69 +64,127 @@ def _thinking(player: int, spec: str) -> Any:
     if sys.stdout.isatty():
         from rich.console import Console
 
-        return Console().status(f"P{player} ({spec}) is thinking ...", spinner="dots")
+        return Console(no_color=not colour_on()).status(f"P{player} ({spec}) is thinking ...",
+                                                        spinner="dots")
     return contextlib.nullcontext()
 
 
 def _show_board(session: PlaySession, previous: list[str] | None) -> list[str]:
-    """Print the compact board, marking the lines that changed since `previous`."""
-    lines = _board(session).splitlines()
+    """Print the compact board, marking with "* " the lines that changed since `previous`
+    (the board leaves two columns for the marker)."""
+    lines = fit_lines(_board(session), WIDTH - 2).splitlines()
     for line in lines:
-        changed = previous is not None and line not in previous
-        if changed:
-            typer.secho("* " + line, fg=typer.colors.YELLOW)
+        if previous is not None and line not in previous:
+            say("* " + line, fg=typer.colors.YELLOW)
         else:
-            typer.echo("  " + line)
+            say("  " + line)
     return lines
 
 
 def _show_choices(session: PlaySession) -> None:
-    typer.secho(session.state.decision_name(), bold=True)
+    say(session.state.decision_name(), bold=True)
     for c in session.choices():
-        typer.echo(f"  {c.number:2}. {c.text}")
+        say(f"  {c.number:2}. {c.text}")
 
 
-def _save_and_exit(session: PlaySession, path: Path, why: str) -> None:
-    saved = session.save(path)
-    typer.echo(f"\n{why}: the game is saved to {saved}")
-    typer.echo(f"resume it with: tianti play --load {saved}")
-    raise typer.Exit(code=0)
+class Saver:
+    """Saves the session to its save path: after every decision (autosave), at quit, end of
+    input and Ctrl-C. A failed autosave is reported once per distinct problem; the game goes on."""
+
+    def __init__(self, session: PlaySession, path: Path) -> None:
+        self.session = session
+        self.path = path
+        self._reported: set[str] = set()
+
+    def autosave(self) -> None:
+        try:
+            self.session.save(self.path)
+        except PlayError as e:
+            if str(e) not in self._reported:
+                self._reported.add(str(e))
+                say(f"warning: autosave failed: {e} (use 'save FILE' to save elsewhere)",
+                    fg=typer.colors.RED)
+
+    def save_and_exit(self, why: str, code: int = 0) -> None:
+        """Save, say how to resume, and end the program with `code`."""
+        try:
+            saved = self.session.save(self.path)
+        except PlayError as e:
+            say(f"\n{why}: the game could NOT be saved: {e}", fg=typer.colors.RED)
+            raise typer.Exit(code=code or 1)
+        say(f"\n{why}: the game is saved to {saved}")
+        say(f"resume it with: tianti play --load {saved}")
+        raise typer.Exit(code=code)
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
 
 
 def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
-    typer.echo("")
-    typer.echo(str(session.state))
+    say("")
+    say(str(session.state))
     summary = session.summary()
-    typer.echo("")
-    typer.secho("Final scoring", bold=True)
     breakdown = summary.get("breakdown")
     if breakdown:
+        say("")
+        say("Final scoring", bold=True)
         sources = [k for k in breakdown[0] if k != "total"]
         for i, b in enumerate(breakdown):
             who = "you" if i == session.seat else session.specs[i]
             parts = ", ".join(f"{k} {b[k]}" for k in sources if b[k])
-            typer.echo(f"  P{i} ({who}): {b['total']} = {parts or '0'}")
-    typer.secho("Ranking", bold=True)
+            say(f"  P{i} ({who}): {b['total']} = {parts or '0'}")
+    say("Ranking", bold=True)
     order = sorted(range(len(summary["ranks"])), key=lambda i: summary["ranks"][i])
     for i in order:
         who = "you" if i == session.seat else session.specs[i]
-        typer.echo(f"  {summary['ranks'][i] + 1}. P{i} ({who}): {summary['scores'][i]} points")
+        say(f"  {summary['ranks'][i] + 1}. P{i} ({who}): {_points(summary['scores'][i])}")
     solo = summary.get("solo")
     if solo:
-        typer.echo(f"Solo goal: {solo}")
+        say(f"Solo goal: {solo}")
     try:
         from ladder.human import store_human_game
 
         where = store_human_game(session, store_path)
         if where:
-            typer.echo(f"the game is stored in {where} (your games rate you as 'human')")
+            say(f"the game is stored in {where} (your games rate you as 'human')")
     except ImportError:
         pass
-    except TiantiError as e:
-        typer.secho(f"warning: the game could not be stored: {e}", fg=typer.colors.RED, err=True)
+    except (TiantiError, OverflowError, sqlite3.Error) as e:
+        # The game is saved already (autosave); a store problem must not end in a traceback.
+        say(f"warning: the game could not be stored in the ladder: {e}", fg=typer.colors.RED)
+
+
+def _intro(session: PlaySession) -> str:
+    g = session.state.game
+    title = getattr(g, "TITLE", g.name)
+    others = [f"P{i} {s}" for i, s in enumerate(session.specs) if s != HUMAN]
+    if others:
+        against = "against " + ", ".join(others)
+    elif g.options.get("solo") or g.options.get("challenge"):
+        against = "solo, against the virtual player"
+    else:
+        against = "alone"
+    return (f"{title}: you are P{session.seat}, {against}. Type 'help' at any prompt, "
+            f"'explain N' for a choice, 'legend' for the board.")
+
+
+# Arguments that --load ignores (the saved game fixes them).
+_LOAD_IGNORES = ("game", "players", "option", "seat", "opponent", "seed", "hint_bot")
+
+
+def _ignored_with_load(ctx: typer.Context) -> list[str]:
+    """The arguments given on the command line that --load ignores."""
+    out = []
+    for name in _LOAD_IGNORES:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            out.append(name.replace("_", "-"))
+    return out
 
 
 def play(
+    ctx: typer.Context,
     game: GameArg = "dragon",
     players: PlayersOpt = None,
     option: GameOptionsOpt = None,
@@ -109,93 +197,122 @@ def play(
     seed: SeedOpt = None,
     load: Annotated[Optional[Path], typer.Option("--load", help="resume a saved game")] = None,
     save_to: Annotated[
-        Optional[Path], typer.Option("--save-to", help="where quit / Ctrl-C / end of input save "
-                                     "the game (default: a new file in tianti's data folder)")
+        Optional[Path], typer.Option("--save-to", help="where the game is saved after every "
+                                     "decision and at quit / Ctrl-C / end of input (default: a "
+                                     "new file in tianti's data folder, or the --load file)")
     ] = None,
     hint_bot: Annotated[str, typer.Option("--hint-bot", help="bot spec that gives hints")] = "strong",
     db: Annotated[Optional[Path], typer.Option("--db", help="store for the finished game "
                                                "(default: the ladder's store)")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="let --load run the Python code of `python:` bots the save names")] = False,
+    confirm_forced: Annotated[bool, typer.Option(
+        "--confirm-forced", help="ask even when a decision has a single legal choice "
+        "(default: it is played for you, with a line saying so)")] = False,
 ) -> None:
     """Play a game against the AI: the board, your choices in words, hints, undo and saves."""
     try:
         if load is not None:
-            session = PlaySession.load(load)
+            session = PlaySession.load(load, trust=trust)
+            ignored = _ignored_with_load(ctx)
+            if ignored:
+                say("warning: --load resumes the saved game as it was; ignored: "
+                    + ", ".join(ignored), fg=typer.colors.YELLOW)
         else:
-            options = parse_game_options(option)
-            if players is not None:
-                options["players"] = players
+            options = merge_players(parse_game_options(option), players)
             session = PlaySession.new(game, options, seat, opponent or ["strong"], seed, hint_bot)
     except TiantiError as e:
         raise fail(str(e))
-    target = save_to or load or default_save_path(session.state.game.name)
-    g = session.state.game
-    typer.echo(f"{g.TITLE if hasattr(g, 'TITLE') else g.name}: you are P{session.seat}; "
-               + ", ".join(f"P{i} {s}" for i, s in enumerate(session.specs) if s != HUMAN)
-               + ". Type 'help' at any prompt.")
+    saver = Saver(session, save_to or load or default_save_path(session.state.game.name))
+    say(_intro(session))
     previous: list[str] | None = None
 
-    def announce(move) -> None:
-        typer.echo(f"  P{move.player} ({session.specs[move.player]}): {move.text}"
-                   + (f"  [{move.seconds:.1f} s]" if move.seconds >= 0.05 else ""))
+    def announce(move: LoggedMove) -> None:
+        say(f"  P{move.player} ({session.specs[move.player]}): {move.text}"
+            + (f"  [{move.seconds:.1f} s]" if move.seconds >= 0.05 else ""))
 
     try:
         while True:
             session.run_bots(before=lambda p: _thinking(p, session.specs[p]), after=announce)
             if session.state.is_terminal():
+                saver.autosave()
                 _finish(session, db)
                 return
-            typer.echo("")
+            choices = session.choices()
+            if len(choices) == 1 and not confirm_forced:
+                say(f"  you: {choices[0].text} (the only choice: played for you)")
+                session.choose(choices[0].action)
+                saver.autosave()
+                continue
+            saver.autosave()
+            say("")
             previous = _show_board(session, previous)
             _show_choices(session)
             while True:
                 try:
                     line = input("> ")
                 except EOFError:
-                    _save_and_exit(session, target, "end of input")
+                    saver.save_and_exit("end of input")
                 text = line.strip()
                 if not text:
                     continue
                 word, _, arg = text.partition(" ")
                 word = word.lower()
                 if word == "help":
-                    typer.echo(HELP)
+                    say(HELP)
                 elif word == "quit":
-                    _save_and_exit(session, target, "quit")
+                    saver.save_and_exit("quit")
                 elif word == "board":
-                    typer.echo(str(session.state))
+                    say(str(session.state))
+                elif word == "legend":
+                    say(legend(session.state))
+                elif word == "explain":
+                    try:
+                        say(explain_choice(session, arg))
+                    except PlayError as e:
+                        say(str(e), fg=typer.colors.RED)
                 elif word == "log":
                     moves = session.moves_since_my_last_turn()
                     for m in moves:
                         who = "you" if m.player == session.seat else f"P{m.player}"
-                        typer.echo(f"  {who}: {m.text}")
+                        say(f"  {who}: {m.text}")
                     if not moves:
-                        typer.echo("  (no moves since your last turn)")
+                        say("  (no moves since your last turn)")
                 elif word == "save":
                     if not arg.strip():
-                        typer.echo("save needs a file name: save FILE")
+                        say("save needs a file name: save FILE")
                         continue
-                    saved = session.save(arg.strip())
-                    typer.echo(f"saved to {saved}; resume with: tianti play --load {saved}")
+                    try:
+                        saved = session.save(arg.strip())
+                    except PlayError as e:
+                        say(f"{e}; the game goes on", fg=typer.colors.RED)
+                        continue
+                    say(f"saved to {saved}; resume with: tianti play --load {saved}")
                 elif word == "hint":
                     with _thinking(session.seat, session.hint_spec):
                         h = session.hint()
-                    typer.secho(f"hint: {h['text']}", fg=typer.colors.GREEN)
+                    say(f"hint: {h['text']}", fg=typer.colors.GREEN)
                     for t in h["top"]:
-                        typer.echo(f"   {t['text']}: {t['visits']} visits, value {t['value']:.2f}")
+                        say(f"   {t['text']}: {t['visits']} visits, value {t['value']:.2f}")
                 elif word == "undo":
                     if session.undo():
-                        typer.echo("back to your previous decision")
+                        # A forced decision would be replayed at once: go back past it.
+                        while (not confirm_forced and session.decisions
+                               and len(session.choices()) == 1):
+                            session.undo()
+                        say("back to your previous decision")
                         previous = None
                         break
-                    typer.echo("nothing to undo: this is your first decision")
+                    say("nothing to undo: this is your first decision")
                 else:
                     try:
                         action = session.resolve(text)
                     except PlayError as e:
-                        typer.secho(str(e), fg=typer.colors.RED)
+                        say(str(e), fg=typer.colors.RED)
                         continue
-                    typer.echo(f"  you: {session.state.action_to_string(action)}")
+                    say(f"  you: {session.state.action_to_string(action)}")
                     session.choose(action)
+                    saver.autosave()
                     break
     except KeyboardInterrupt:
-        _save_and_exit(session, target, "interrupted")
+        saver.save_and_exit("interrupted", INTERRUPTED)

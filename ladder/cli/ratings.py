@@ -12,61 +12,94 @@ from typing import Annotated, Optional
 import typer
 
 from engine.core.errors import TiantiError
-from ladder.cli.options import DbOpt, fail, open_store
+from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOptionsOpt, JsonOpt, fail,
+                                open_store, output_format, parse_game_options)
 
 app = typer.Typer(
-    help="The rating ladder: TrueSkill free-for-all ratings per game and player count, "
-    "derived from every stored game.",
+    help="The rating ladder: TrueSkill free-for-all ratings per pool (a game, its player count "
+    "and the options that change its rules), derived from every stored game.",
     no_args_is_help=True,
 )
-
-
-class Format(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
 
 
 PoolGameOpt = Annotated[Optional[str], typer.Option("--game", "-g", help="only this game "
                                                     "(default: every game with stored games)")]
 PoolPlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="only this "
                                                        "player count (default: every one)")]
-FormatOpt = Annotated[Format, typer.Option("--format", help="table (for people), csv or json")]
+PoolOptionsOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--option", "-o", help="only pools with this game option, KEY=VALUE, "
+                 "repeatable (e.g. -o great_wall=true, -o solo=true)"),
+]
+OutOpt = Annotated[Optional[Path], typer.Option("--out", help="the file to write (default: "
+                                                "standard output)")]
+
+
+def _filters(option: list[str] | None, game: str | None) -> dict:
+    """The -o filters, checked against the games' options (a typo is an error, not an empty
+    ladder)."""
+    from engine.registry import game_class, game_names
+
+    for pair in option or []:
+        if "=" not in pair:
+            raise TiantiError(f"-o {pair!r} is not KEY=VALUE: -o is --option, a pool filter "
+                              f"(the file to write is --out)")
+    wanted = parse_game_options(option)
+    names = [game] if game else game_names()
+    known: set[str] = set()
+    for name in names:
+        known.update(o.name for o in game_class(name).OPTIONS)
+    for key in wanted:
+        if key not in known:
+            raise TiantiError(f"-o {key}: no such option of {game or 'any game'} (-o filters "
+                              f"pools by game option; `tianti games` lists them; the image or "
+                              f"file to write is --out)")
+    return wanted
 
 
 @app.command()
 def show(
     game: PoolGameOpt = None,
     players: PoolPlayersOpt = None,
-    fmt: FormatOpt = Format.table,
+    option: PoolOptionsOpt = None,
+    fmt: FormatOpt = None,
+    json_out: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """The ladder of each game and player count, best conservative rating first.
+    """The ladder of each pool (game, player count, rule options), best conservative rating
+    first.
 
     Columns: rank, bot, mu, sigma, mu - 3 sigma (the conservative rating it is ordered by),
     games, wins, win rate, mean finishing place with its standard error, errors (games lost
-    by a fault) and mean score. One-player pools are not rated; they are ordered by mean
-    score."""
+    by a fault) and mean score. One-player pools are not rated: a solo game is won only when
+    it reaches its goal, and they are ordered by goal rate, then mean score. A read-only store
+    is shown with its ratings computed in memory."""
     from ladder.ratings import ladder
 
+    out_fmt = output_format(fmt, json_out)
     store = open_store(db)
-    pools = ladder(store, game, players)
+    try:
+        wanted = _filters(option, game)
+    except TiantiError as e:
+        raise fail(str(e))
+    pools = ladder(store, game, players, wanted)
     if not pools:
-        raise fail(f"no stored games{_filter_text(game, players)} in {store.path}")
-    if fmt is Format.json:
-        typer.echo(json.dumps([{"game": p.game, "players": p.players,
-                                "rows": [r.to_dict() for r in p.rows]} for p in pools]))
+        raise fail(f"no stored games{_filter_text(game, players, wanted)} in {store.path}")
+    if out_fmt is Format.json:
+        typer.echo(json.dumps([p.to_dict() for p in pools]))
         return
-    if fmt is Format.csv:
+    if out_fmt is Format.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["game", "players", "rank", "bot", "mu", "sigma", "conservative", "games",
-                    "wins", "win_rate", "mean_place", "mean_place_se", "errors", "mean_score",
-                    "mean_score_se"])
+        w.writerow(["game", "players", "variant", "rank", "bot", "mu", "sigma", "conservative",
+                    "games", "wins", "win_rate", "win_low", "win_high", "mean_place",
+                    "mean_place_se", "errors", "mean_score", "mean_score_se"])
         for p in pools:
+            variant = " ".join(f"{k}={v}" for k, v in p.variant.items())
             for r in p.rows:
-                w.writerow([p.game, p.players, r.rank, r.bot, _num(r.mu, 4), _num(r.sigma, 4),
-                            _num(r.conservative, 4), r.games, r.wins, f"{r.win_rate:.4f}",
+                w.writerow([p.game, p.players, variant, r.rank, r.bot, _num(r.mu, 4),
+                            _num(r.sigma, 4), _num(r.conservative, 4), r.games, r.wins,
+                            f"{r.win_rate:.4f}", f"{r.win_low:.4f}", f"{r.win_high:.4f}",
                             f"{r.mean_place:.4f}", f"{r.mean_place_se:.4f}", r.errors,
                             f"{r.mean_score:.4f}", f"{r.mean_score_se:.4f}"])
         typer.echo(buf.getvalue(), nl=False)
@@ -75,14 +108,19 @@ def show(
         if i:
             typer.echo("")
         typer.secho(p.title, bold=True)
-        header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "win %",
+        win = "goal" if p.solo_goal else "wins"
+        header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", win, f"{win} % (95%)",
                   "mean place", "errors", "mean score"]
         rows = [[str(r.rank), r.bot, _num(r.mu, 2), _num(r.sigma, 2), _num(r.conservative, 2),
-                 str(r.games), str(r.wins), f"{100 * r.win_rate:.1f}",
+                 str(r.games), str(r.wins),
+                 f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
                  f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),
                  f"{r.mean_score:.1f} ± {r.mean_score_se:.1f}"] for r in p.rows]
         _table(header, rows, left={1})
-        if p.players == 1:
+        if p.solo_goal:
+            typer.echo("(solo games are not rated: a game is won only when it reaches its goal; "
+                       "the bots are ordered by goal rate, then mean score)")
+        elif p.players == 1:
             typer.echo("(one-player games are not rated: the bots are ordered by mean score)")
 
 
@@ -92,30 +130,40 @@ def recompute(db: DbOpt = None) -> None:
     from ladder.ratings import recompute as redo
 
     store = open_store(db)
-    n = redo(store)
+    try:
+        n = redo(store)
+    except TiantiError as e:
+        raise fail(str(e))
     typer.echo(f"rated {n} games from the records in {store.path}")
 
 
 @app.command()
 def export(
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="the file to write "
-                                                "(default: standard output)")] = None,
+    out: OutOpt = None,
     run: Annotated[Optional[int], typer.Option("--run", help="only this run's games")] = None,
     game: PoolGameOpt = None,
+    players: PoolPlayersOpt = None,
+    option: PoolOptionsOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Write the stored games as JSON lines, one game per line.
 
     Each line holds the engine record (game, options, seed, actions: `State.from_record`
-    replays it), the seats with bots, scores, places and faults, and the per-move times."""
+    replays it), the seats with bots, scores, places and faults, and the per-move times.
+    -o KEY=VALUE keeps the games of the pools with that option (as in `ladder show`); the
+    file is --out (-o was its short form before -o meant --option everywhere)."""
+    from ladder.ratings import matches
+
     store = open_store(db)
+    try:
+        wanted = _filters(option, game)
+    except TiantiError as e:
+        raise fail(str(e))
     where, params = ["1"], []
-    if run is not None:
-        where.append("g.run_id = ?")
-        params.append(run)
-    if game is not None:
-        where.append("g.game = ?")
-        params.append(game)
+    for column, value in (("g.run_id", run), ("g.game", game), ("g.players", players)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
     try:
         stream = open(out, "w", encoding="utf-8") if out is not None else sys.stdout
     except OSError as e:
@@ -123,6 +171,8 @@ def export(
     n = 0
     try:
         for g in store.games(where=" AND ".join(where), params=tuple(params)):
+            if not matches(g.options, wanted):
+                continue
             stream.write(json.dumps(g.to_dict(), separators=(",", ":")) + "\n")
             n += 1
     finally:
@@ -136,30 +186,39 @@ def export(
 def h2h(
     game: PoolGameOpt = None,
     players: PoolPlayersOpt = None,
-    fmt: FormatOpt = Format.table,
+    option: PoolOptionsOpt = None,
+    fmt: FormatOpt = None,
+    json_out: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Head to head: how often each bot finished above each other bot at the same table.
 
-    Row bot against column bot; a level finish counts half; the number of meetings follows."""
+    Row bot against column bot; a level finish counts half; the number of meetings follows.
+    One table per pool; a bot in several seats of a game counts once (by its mean place)."""
     from ladder.ratings import head_to_head, ladder
 
+    out_fmt = output_format(fmt, json_out)
     store = open_store(db)
-    pools = ladder(store, game, players)
+    try:
+        wanted = _filters(option, game)
+    except TiantiError as e:
+        raise fail(str(e))
+    pools = ladder(store, game, players, wanted)
     if not pools:
-        raise fail(f"no stored games{_filter_text(game, players)} in {store.path}")
-    tables = [head_to_head(store, p.game, p.players, [r.bot for r in p.rows]) for p in pools]
-    if fmt is Format.json:
+        raise fail(f"no stored games{_filter_text(game, players, wanted)} in {store.path}")
+    tables = [head_to_head(store, p) for p in pools]
+    if out_fmt is Format.json:
         typer.echo(json.dumps([t.to_dict() for t in tables]))
         return
-    if fmt is Format.csv:
+    if out_fmt is Format.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["game", "players", "bot", "opponent", "above", "below", "level"])
-        for t in tables:
+        w.writerow(["game", "players", "variant", "bot", "opponent", "above", "below", "level"])
+        for t, p in zip(tables, pools):
+            variant = " ".join(f"{k}={v}" for k, v in p.variant.items())
             for d in t.to_dict()["pairs"]:
-                w.writerow([t.game, t.players, d["bot"], d["opponent"], d["above"], d["below"],
-                            d["level"]])
+                w.writerow([t.game, t.players, variant, d["bot"], d["opponent"], d["above"],
+                            d["below"], d["level"]])
         typer.echo(buf.getvalue(), nl=False)
         return
     for i, (t, p) in enumerate(zip(tables, pools)):
@@ -182,39 +241,56 @@ def h2h(
 
 @app.command()
 def plot(
-    out: Annotated[Path, typer.Option("--out", "-o", help="the image to write (.png, .svg, .pdf)")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="the image to write (.png, .svg, "
+                                                ".pdf); required")] = None,
     game: PoolGameOpt = None,
     players: PoolPlayersOpt = None,
+    option: PoolOptionsOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Draw each bot's rating history in one pool to an image file.
 
     mu with a band of ± sigma, and the conservative rating dashed. Needs matplotlib:
-    pip install 'tianti[plot]'."""
+    pip install 'tianti[plot]'. The image is --out (-o was its short form before -o meant
+    --option everywhere); -o KEY=VALUE chooses the pool."""
     from ladder.plot import plot_history
-    from ladder.ratings import history, pools
+    from ladder.ratings import history, ladder
 
+    if out is None:
+        raise fail("give the image to write: --out FILE.png (-o now means --option KEY=VALUE)")
     store = open_store(db)
-    found = pools(store, game, players)
-    if not found:
-        raise fail(f"no stored games{_filter_text(game, players)} in {store.path}")
-    if len(found) > 1:
-        listed = ", ".join(f"--game {g} --players {p}" for g, p in found)
-        raise fail(f"several pools have games; choose one: {listed}")
-    g, p = found[0]
     try:
-        path = plot_history(history(store, g, p), f"{g}, {p} player{'s' if p != 1 else ''}", out)
+        wanted = _filters(option, game)
+    except TiantiError as e:
+        raise fail(str(e))
+    found = ladder(store, game, players, wanted)
+    if not found:
+        raise fail(f"no stored games{_filter_text(game, players, wanted)} in {store.path}")
+    if len(found) > 1:
+        listed = "; ".join(_choice(p) for p in found)
+        raise fail(f"several pools have games; choose one: {listed}")
+    p = found[0]
+    try:
+        path = plot_history(history(store, p.game, p.players, p.options), p.title, out)
     except TiantiError as e:
         raise fail(str(e))
     typer.echo(f"wrote {path}")
+
+
+def _choice(p) -> str:
+    """The options that select a pool on the command line."""
+    return " ".join([f"--game {p.game} --players {p.players}"]
+                    + [f"-o {k}={str(v).lower() if isinstance(v, bool) else v}"
+                       for k, v in p.variant.items()])
 
 
 def _num(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _filter_text(game: str | None, players: int | None) -> str:
+def _filter_text(game: str | None, players: int | None, options: dict | None = None) -> str:
     parts = ([f"game {game}"] if game else []) + ([f"{players} players"] if players else [])
+    parts += [f"{k}={v}" for k, v in (options or {}).items()]
     return f" for {', '.join(parts)}" if parts else ""
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import sys
@@ -12,8 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from engine.core.errors import TiantiError
-from ladder.cli.options import (DbOpt, GameOpt, GameOptionsOpt, JsonOpt, PlayersOpt, fail,
-                                make_game, open_store)
+from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOpt, JsonOpt,
+                                PlayersOpt, fail, make_game, open_store, output_format,
+                                write_csv)
+
+# The longest move time limit accepted: a day (more is a typo, and some would overflow timers).
+MAX_MOVE_TIMEOUT = 86400.0
 
 if TYPE_CHECKING:
     from ladder.backends import Backend
@@ -62,8 +67,16 @@ AddressOpt = Annotated[
                  "need tianti and any python: bot module installed"),
 ]
 ProgressOpt = Annotated[
-    bool, typer.Option("--progress/--no-progress", help="show the progress bar (on stderr)")
+    Optional[bool], typer.Option("--progress/--no-progress", help="show the progress bar on "
+                                 "stderr (default: only when stderr is a terminal)")
 ]
+
+
+def _count(n: int, word: str) -> str:
+    """`n word` with the plural when n is not 1 ("1 deal", "6 seatings")."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def _importable_here() -> None:
     """Let `python:module:factory` specs name modules in the current directory, as they could
     under `python -m` (the worker processes inherit the path)."""
@@ -73,6 +86,15 @@ def _importable_here() -> None:
 
 
 RunArg = Annotated[int, typer.Argument(help="the run's number (`tianti tournament list`)")]
+SprtOpt = Annotated[Optional[str], typer.Option(
+    "--sprt", metavar="ELO0,ELO1",
+    help="a sequential test (fishtest's SPRT) of the first bot against the others: H0 'it is "
+    "ELO0 logistic Elo stronger' against H1 'ELO1 stronger'; the run stops when the test "
+    "decides, or after --deals")]
+AlphaOpt = Annotated[float, typer.Option("--alpha", help="--sprt: the chance of accepting H1 "
+                                         "when H0 holds")]
+BetaOpt = Annotated[float, typer.Option("--beta", help="--sprt: the chance of accepting H0 "
+                                        "when H1 holds")]
 
 
 @app.command()
@@ -92,14 +114,18 @@ def run(
         "random, stored with the run)", min=0)] = None,
     move_timeout: Annotated[float, typer.Option(
         "--move-timeout", help="seconds a bot may take for one decision; past it (or on an "
-        "error or an illegal action) it loses that game. 0: no limit", min=0)] = 60.0,
+        "error or an illegal action) it loses that game. 0: no limit")] = 60.0,
     workers: WorkersOpt = None,
     backend: BackendOpt = BackendName.local,
     address: AddressOpt = None,
     db: DbOpt = None,
     label: Annotated[Optional[str], typer.Option("--label", help="a note to recognize the run "
                                                  "by in `tianti tournament list`")] = None,
-    progress: ProgressOpt = True,
+    progress: ProgressOpt = None,
+    sprt: SprtOpt = None,
+    alpha: AlphaOpt = 0.05,
+    beta: BetaOpt = 0.05,
+    fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play a tournament between named bots, storing every game; prints the run's results.
@@ -108,13 +134,20 @@ def run(
     A bot with a seed option that its spec leaves unset gets a seed derived from the deal and
     its name, so that every game can be played again identically.
     Ctrl-C stops it, losing only the games being played; `tianti tournament resume RUN` plays
-    the rest."""
+    the rest. It ends with the run's ladder (TrueSkill mu and sigma, conservative rating, win
+    rate with its 95% interval, mean place) and, for two bots, the Elo difference with its
+    error bar and the likelihood of superiority. With --sprt it stops as soon as the
+    sequential test decides (exit code 0 either way; the verdict is printed and in --json)."""
     from ladder.backends import make_backend
     from ladder.roster import roster
     from ladder.runner import start_run
     from ladder.schedule import TournamentSpec, check, count_seatings
 
+    from ladder.sprt import SprtSpec
+    from ladder.store import Store
+
     _importable_here()
+    out_fmt = output_format(fmt, json_out)
     try:
         g = make_game(game, players, option)
         bots = roster(bot, bots_file, move_timeout or None)
@@ -124,26 +157,64 @@ def run(
             seed = int.from_bytes(os.urandom(8), "little") >> 1
         if seed >= 1 << 63:
             raise TiantiError(f"--seed must be below 2**63, got {seed}")
+        if not (math.isfinite(move_timeout) and 0 <= move_timeout <= MAX_MOVE_TIMEOUT):
+            raise TiantiError(f"--move-timeout must be between 0 and {MAX_MOVE_TIMEOUT:g} "
+                              f"seconds (0: no limit), got {move_timeout}")
+        if deals > 10**9:
+            raise TiantiError(f"--deals must be at most 10**9, got {deals}")
+        test = SprtSpec.parse(sprt, alpha, beta) if sprt is not None else None
         spec = TournamentSpec(game=g.name, options=dict(g.options), bots=tuple(bots),
                               deals=deals, seatings=seatings.value, seed=seed,
-                              move_timeout=move_timeout or None)
+                              move_timeout=move_timeout or None,
+                              sprt=test.to_dict() if test is not None else None)
         planned = check(spec)
-    except TiantiError as e:
-        raise fail(str(e))
-    store = open_store(db, create=True)
-    try:
-        store.register_bots(list(spec.bots))
+        # a refused command leaves the disk untouched: everything that can refuse it is
+        # checked before the store is created or written
+        path = Path(db) if db is not None else _default_db()
+        if _exists(path):
+            # (empty: another tournament is creating it right now)
+            with Store(path, create=False, write=False, allow_empty=True) as probe:
+                probe.check_bots(list(spec.bots))
+                if not probe.writable:
+                    raise TiantiError(f"the store {probe.path} is read-only: it can be "
+                                      f"listed and shown, not added to")
         back = make_backend(backend.value, workers, address)
     except TiantiError as e:
         raise fail(str(e))
-    run_id = start_run(store, spec, label)
+    try:
+        store = open_store(db, create=True)
+        try:
+            store.register_bots(list(spec.bots))
+            run_id = start_run(store, spec, label)
+        except TiantiError as e:
+            raise fail(str(e))
+    except BaseException:
+        back.close()
+        raise
     per_deal = count_seatings(len(bots), spec.players, spec.seatings)
-    if not json_out:
-        typer.echo(f"run {run_id}: {planned} games of {g.name} with {spec.players} "
-                   f"player{'s' if spec.players != 1 else ''} "
-                   f"({deals} deals x {per_deal} seatings), seed {seed}; {back.workers} "
+    if out_fmt is Format.table:
+        test_text = (f"; SPRT {test.elo0:g},{test.elo1:g} of {bots[0][0]} (alpha {test.alpha:g}, "
+                     f"beta {test.beta:g}), at most" if test is not None else "")
+        typer.echo(f"run {run_id}: {_count(planned, 'game')} of {g.name} with {spec.players} "
+                   f"player{'s' if spec.players != 1 else ''}{test_text} "
+                   f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}; "
+                   f"{back.workers} "
                    f"{back.name} worker{'s' if back.workers != 1 else ''}; store {store.path}")
-    _play(store, run_id, back, progress, json_out)
+    _play(store, run_id, back, progress, out_fmt)
+
+
+def _exists(path: Path) -> bool:
+    """Whether a store file is there (a path the system refuses is left to the store's check)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _default_db() -> Path:
+    from ladder.store import default_path
+
+    return default_path()
 
 
 @app.command()
@@ -155,44 +226,59 @@ def resume(
     db: DbOpt = None,
     force: Annotated[bool, typer.Option("--force", help="resume even if the run looks like it "
                                         "is still being played elsewhere")] = False,
-    progress: ProgressOpt = True,
+    progress: ProgressOpt = None,
+    fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Play the games a stopped or interrupted run still lacks (and only those)."""
+    """Play the games a stopped or interrupted run still lacks (and only those).
+
+    A run with a sequential test goes on until the test decides; one that has decided is
+    complete. Ends with the same summary as `tournament run`."""
     from ladder.backends import make_backend
     from ladder.roster import roster
     from ladder.runner import missing_tasks
 
     _importable_here()
-    store = open_store(db)
+    out_fmt = output_format(fmt, json_out)
+    store = open_store(db, write=True)
     try:
         info = store.run(run_id)
         roster([f"{n}={s}" for n, s in info.spec.bots], None,  # the bots must still build
                info.spec.move_timeout)
         missing = len(missing_tasks(store, run_id))
         if missing == 0:
-            if info.status != "finished":
-                store.set_status(run_id, "finished")
-            typer.echo(f"run {run_id} is complete: {info.planned} of {info.planned} games stored")
+            status = store.set_status(run_id, "finished")
+            if out_fmt is Format.table:
+                decided = info.spec.sprt is not None and info.done < info.planned
+                typer.echo(f"run {run_id} is complete: {info.done} of {info.planned} games stored"
+                           + (" (its sequential test has decided)" if decided else ""))
+            else:
+                _emit_summary(store, run_id, None, out_fmt)
             return
-        store.claim_run(run_id, force=force)
         back = make_backend(backend.value, workers, address)
+        try:
+            store.claim_run(run_id, force=force)
+        except BaseException:
+            back.close()
+            raise
     except TiantiError as e:
         raise fail(str(e))
-    if not json_out:
+    if out_fmt is Format.table:
         typer.echo(f"run {run_id}: {info.planned - missing} of {info.planned} games stored, "
                    f"playing the {missing} missing on {back.workers} {back.name} "
                    f"worker{'s' if back.workers != 1 else ''}; store {store.path}")
-    _play(store, run_id, back, progress, json_out)
+    _play(store, run_id, back, progress, out_fmt)
 
 
-def _play(store: Store, run_id: int, backend: Backend, progress: bool, json_out: bool) -> None:
+def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
+          out_fmt: Format) -> None:
     from ladder.runner import play_run
 
     report = play_run(store, run_id, backend, progress=progress)
     db_arg = f" --db {shlex.quote(str(store.path.resolve()))}"
-    if json_out:
-        typer.echo(json.dumps(report.to_dict()))
+    resume = f"tianti tournament resume {run_id}{db_arg}"
+    if out_fmt is not Format.table:
+        _emit_summary(store, run_id, report, out_fmt)
     else:
         typer.echo(
             f"run {run_id} {report.status}: {report.done} of {report.planned} games stored "
@@ -209,17 +295,100 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool, json_out:
             typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "
                        f"--errors{db_arg}`")
-        _print_standings(store, run_id)
+        if not report.store_failure:
+            _print_summary(store, run_id, report)
+    if report.store_failure:
+        typer.secho(f"error: {report.failure}", fg=typer.colors.RED, err=True)
+        typer.echo(f"the run is interrupted ({report.done} of {report.planned} games stored); "
+                   f"once the store is usable again, resume with: {resume}", err=True)
+        raise typer.Exit(code=1)
     if report.status == "failed":
         typer.secho(f"error: {report.failure}", fg=typer.colors.RED, err=True)
-        typer.echo(f"after fixing it, resume with: tianti tournament resume {run_id}{db_arg}",
-                   err=True)
+        typer.echo(f"after fixing it, resume with: {resume}", err=True)
         raise typer.Exit(code=1)
     if report.status == "interrupted":
         typer.echo(f"interrupted: the games being played were dropped, {report.done} of "
-                   f"{report.planned} are stored. Resume with: tianti tournament resume "
-                   f"{run_id}{db_arg}", err=True)
+                   f"{report.planned} are stored. Resume with: {resume}", err=True)
         raise typer.Exit(code=130)
+
+
+def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]:
+    """The run's answer: its own ladder (its games only, rated in memory), the pairwise Elo
+    difference for two bots, the sequential test, and the report of this invocation."""
+    from ladder.ratings import head_to_head_of, ladder, load_games
+    from ladder.runner import sprt_tracker
+    from ladder.stats import elo_summary
+
+    info = store.run(run_id)
+    pools = ladder(store, run=run_id)
+    pool = pools[0] if pools else None
+    pair = None
+    names = [n for n, _ in info.spec.bots]
+    if len(names) == 2 and info.spec.players > 1:
+        h = head_to_head_of(load_games(store, run=run_id))
+        a, b = names
+        pair = {"bot": a, "opponent": b,
+                **elo_summary(h.above.get((a, b), 0), h.below.get((a, b), 0),
+                              h.level.get((a, b), 0))}
+    tracker = sprt_tracker(store, run_id, info.spec)
+    return {"run": run_id, "status": info.status, "planned": info.planned, "done": info.done,
+            "report": report.to_dict() if report is not None else None,
+            "ladder": pool.to_dict() if pool is not None else None, "pair": pair,
+            "sprt": tracker.state.to_dict() if tracker is not None else None}
+
+
+def _emit_summary(store: Store, run_id: int, report: Any, out_fmt: Format) -> None:
+    summary = run_summary(store, run_id, report)
+    if out_fmt is Format.json:
+        typer.echo(json.dumps(summary))
+        return
+    rows = (summary["ladder"] or {}).get("rows", [])
+    write_csv(["run", "rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate",
+               "win_low", "win_high", "mean_place", "errors"],
+              [[run_id, r["rank"], r["bot"], r["mu"], r["sigma"], r["conservative"], r["games"],
+                r["wins"], r["win_rate"], r["win_low"], r["win_high"], r["mean_place"],
+                r["errors"]] for r in rows])
+
+
+def _print_summary(store: Store, run_id: int, report: Any) -> None:
+    """The end of a run in words: its ladder, and for two bots the Elo difference."""
+    summary = run_summary(store, run_id, report)
+    pool = summary["ladder"]
+    if not pool:
+        return
+    rated = pool["players"] > 1
+    rows = pool["rows"]
+    width = max(3, *(len(r["bot"]) for r in rows))
+    typer.secho(f"run {run_id}: {pool['title']}", bold=True)
+    win = "goal" if pool["solo_goal"] else "wins"
+    head = (f"{'bot':<{width}}  {'mu':>6}  {'sigma':>5}  {'mu-3σ':>6}  " if rated
+            else f"{'bot':<{width}}  ") + f"games  {win:>5}  {win + ' % (95% interval)':<23}  mean place"
+    typer.echo(head)
+    for r in rows:
+        cells = (f"{r['bot']:<{width}}  {r['mu']:6.2f}  {r['sigma']:5.2f}  {r['conservative']:6.2f}  "
+                 if rated else f"{r['bot']:<{width}}  ")
+        interval = f"{100 * r['win_rate']:.1f} ({100 * r['win_low']:.1f}-{100 * r['win_high']:.1f})"
+        typer.echo(cells + f"{r['games']:5d}  {r['wins']:5d}  {interval:<23}  {r['mean_place']:10.2f}"
+                   + ("" if rated or pool["solo_goal"] else f"  (mean score {r['mean_score']:.1f})"))
+    pair = summary["pair"]
+    if pair and pair["games"]:
+        elo = pair["elo"]
+        if elo is None:
+            shown = "+inf" if pair["score"] > 0.5 else "-inf"
+        else:
+            shown = f"{elo:+.1f} ± {pair['error']:.1f}" if pair["error"] is not None else f"{elo:+.1f} ± inf"
+        typer.echo(f"{pair['bot']} against {pair['opponent']}: {pair['wins']} above, "
+                   f"{pair['losses']} below, {pair['draws']} level; Elo difference {shown} "
+                   f"(95%), likelihood of superiority {100 * pair['los']:.1f}%")
+    test = summary["sprt"]
+    if test:
+        verdict = {"H1": f"accepts H1: {test['candidate']} is at least {test['elo1']:g} Elo stronger",
+                   "H0": f"accepts H0: {test['candidate']} is at most {test['elo0']:g} Elo stronger",
+                   None: "undecided"}[test["result"]]
+        typer.echo(f"SPRT [{test['elo0']:g}, {test['elo1']:g}] (alpha {test['alpha']:g}, beta "
+                   f"{test['beta']:g}): LLR {test['llr']:+.2f} in [{test['lower']:+.2f}, "
+                   f"{test['upper']:+.2f}] after {test['deals']} deals ({test['games']} games): "
+                   f"{verdict}")
 
 
 def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
@@ -243,12 +412,20 @@ def _print_standings(store: Store, run_id: int) -> None:
 
 
 @app.command("list")
-def list_runs(db: DbOpt = None, json_out: JsonOpt = False) -> None:
+def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
     """List the runs in the store: progress, status, game and bots."""
+    out_fmt = output_format(fmt, json_out)
     store = open_store(db)
     runs = store.runs()
-    if json_out:
+    if out_fmt is Format.json:
         typer.echo(json.dumps([r.to_dict() for r in runs]))
+        return
+    if out_fmt is Format.csv:
+        write_csv(["run", "label", "status", "done", "planned", "errors", "created_at", "game",
+                   "players", "bots"],
+                  [[r.id, r.label or "", r.status, r.done, r.planned, r.errors, r.created_at,
+                    r.spec.game, r.spec.players, " ".join(n for n, _ in r.spec.bots)]
+                   for r in runs])
         return
     if not runs:
         typer.echo(f"no runs in {store.path}")
@@ -270,11 +447,15 @@ def show(
     games: Annotated[bool, typer.Option("--games", help="list every stored game (its number "
                                         "is what `tianti replay RUN GAME` takes)")] = False,
     errors: Annotated[bool, typer.Option("--errors", help="print each fault in full")] = False,
+    fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A run: its settings, progress, results per bot, faults, and (with --games) its games."""
+    """A run: its settings, progress, results per bot, faults, and (with --games) its games.
+
+    --format csv prints the results per bot (or, with --games, one row per game)."""
     from ladder.runner import missing_tasks
 
+    out_fmt = output_format(fmt, json_out)
     store = open_store(db)
     try:
         info = store.run(run_id)
@@ -284,9 +465,21 @@ def show(
     faults = [(g, s) for g in stored for s in g.seats if s["fault"] is not None]
     missing = len(missing_tasks(store, run_id))
     durations = [g.duration for g in stored]
-    if json_out:
+    if out_fmt is Format.csv:
+        if games:
+            write_csv(["game", "deal", "seating", "seat", "bot", "score", "rank", "fault"],
+                      [[g.id, g.deal, g.seating, s["seat"], s["bot"], s["score"], s["rank"],
+                        s["fault"]["kind"] if s["fault"] else ""] for g in stored for s in g.seats])
+        else:
+            rows = _standings(store, run_id)
+            write_csv(["bot", "games", "wins", "mean_place", "faults", "ms_per_move"],
+                      [[r["bot"], r["games"], r["wins"], r["mean_place"], r["faults"],
+                        r["ms_per_move"]] for r in rows])
+        return
+    if out_fmt is Format.json:
         typer.echo(json.dumps({
             **info.to_dict(), "missing": missing, "standings": _standings(store, run_id),
+            "summary": run_summary(store, run_id),
             "faults": [{"game": g.id, "deal": g.deal, "seating": g.seating, "bot": s["bot"],
                         **s["fault"]} for g, s in faults],
             "games": [{"game": g.id, "deal": g.deal, "seating": g.seating,

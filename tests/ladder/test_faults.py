@@ -150,7 +150,7 @@ def test_a_game_that_loses_its_worker_outside_any_call_is_retried_then_voided(tm
                  "-b", "r1=random", "-b", "r2=random", "--seatings", "rotations", "--deals", 1,
                  "--seed", 8, "--workers", 2, "--no-progress", "--json")
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.output)["report"]
     assert report["status"] == "finished" and report["voided"] == 4 and report["played"] == 2
     stored = games(db)
     assert len(stored) == 2 and all({s["bot"] for s in g.seats} == {"r1", "r2"} for g in stored)
@@ -195,7 +195,7 @@ def test_a_bot_that_prints_forks_and_thinks_slowly_changes_nothing_but_its_manne
         proc = spawn("tournament", "run", "--db", db, "-b", bot, *common)
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, out + err
-        report = json.loads(out)  # stdout is pure JSON ...
+        report = json.loads(out)["report"]  # stdout is pure JSON ...
         assert report["done"] == 12 and report["faults"] == 0
         assert "noisy" not in out + err  # ... and the bot's prints are nowhere
         runs[name] = db
@@ -236,7 +236,7 @@ def test_a_game_that_fails_outside_any_call_is_retried_in_a_fresh_worker_then_vo
                  "-b", "r=random", "--seatings", "rotations", "--deals", 1, "--workers", 1,
                  "--no-progress", "--json")
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.output)["report"]
     assert report["status"] == "finished" and report["voided"] == 2 and report["played"] == 0
     assert games(db) == []
     with Store(db, create=False) as store:

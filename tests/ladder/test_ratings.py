@@ -84,7 +84,7 @@ def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path
     with Store(db, create=False) as store:
         (pool,) = ladder(store)
         assert store.conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 0
-    assert pool.title == "mount-tai, 1 player"
+    assert pool.title == "mount-tai, 1 player, solo=true"  # the pool shows its options
     assert all(r.mu is None and r.conservative is None and r.games == 2 for r in pool.rows)
     scores = {b: sum(s["score"] for g in games(db) for s in g.seats if s["bot"] == b) / 2
               for b in ("random", "heuristic")}
@@ -96,7 +96,8 @@ def test_one_player_games_are_not_rated_but_ordered_by_mean_score(tmp_path: Path
 
 def test_a_bot_in_two_seats_of_a_game_is_rated_once_from_both_copies(tmp_path: Path) -> None:
     """As when a person plays two copies of one bot: each copy is rated from the same prior and
-    the bot keeps the mean; head to head counts only different bots."""
+    the bot keeps the mean; the game counts once in its games, wins and head-to-heads (its
+    place is the mean of its seats' places: 1st and 3rd against the human's 2nd is level)."""
     game = engine.load_game("dragon", players=3)
     spec = TournamentSpec("dragon", game.options, (("human", "human"), ("bot", "bot")), deals=1)
     with Store(tmp_path / "s.db") as store:
@@ -116,6 +117,8 @@ def test_a_bot_in_two_seats_of_a_game_is_rated_once_from_both_copies(tmp_path: P
     assert rows["bot"].mu == pytest.approx((first[0].mu + third[0].mu) / 2)
     assert rows["bot"].sigma == pytest.approx((first[0].sigma + third[0].sigma) / 2)
     assert rows["human"].mu == pytest.approx(second[0].mu)
-    assert rows["bot"].games == 2 and rows["human"].games == 1
-    assert h2h.above[("human", "bot")] == 1 and h2h.below[("human", "bot")] == 1
+    assert rows["bot"].games == 1 and rows["human"].games == 1
+    assert rows["bot"].wins == 1 and rows["bot"].mean_place == 2.0
+    assert h2h.meetings("human", "bot") == 1 and h2h.level[("human", "bot")] == 1
+    assert h2h.above[("human", "bot")] == 0 and h2h.below[("human", "bot")] == 0
     assert ("bot", "bot") not in h2h.above
