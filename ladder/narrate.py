@@ -47,7 +47,9 @@ def render(lines: Iterable[Line], width: int = WIDTH) -> list[str]:
             out.append("")
             out.extend(_fit(f"== {line.text} ==", "", width))
         else:
-            text = line.text[:1].upper() + line.text[1:]
+            text = line.text
+            if line.kind in (EVENT, SECTION):  # "the yufu is flipped ..." starts a sentence
+                text = text[:1].upper() + text[1:]
             out.extend(_fit(text, " " * INDENT.get(line.kind, 4), width))
     return out
 
@@ -338,7 +340,7 @@ class MountTaiNarrator(Narrator):
     def group_key(self, e: Event) -> Any:
         if e.kind in ("mountain_tile", "event_tile", "season_bonus", "praise_tile", "turn_order"):
             return e.kind
-        if e.move < 0 and e.kind in ("pile_top", "blueprint_flip"):
+        if e.kind in ("pile_top", "blueprint_flip"):
             return e.kind
         if e.kind in self.SETTLEMENT_KINDS:
             return "settlement"
@@ -388,15 +390,17 @@ class MountTaiNarrator(Narrator):
                     f"{self.guide.praise_name(e.amounts['praise'])}")
             parts = [f"year {y}: {', '.join(tiles)}" for y, tiles in years.items()]
             return [Line(EVENT, "Setup: the Eight Praises tiles: " + "; ".join(parts))]
+        if key in ("pile_top", "blueprint_flip") and len(events) == 1:
+            return self.one(events[0])
         if key == "pile_top":
             parts = [f"{ev.PILE_NAMES[e.amounts['pile']]} "
                      + (ev.TALENT_NAMES[e.amounts['talent']] if e.amounts["talent"] >= 0
                         else "(empty)") for e in events]
-            return [Line(EVENT, "Setup: the talent piles show " + ", ".join(parts))]
+            return [Line(EVENT, "The talent piles show " + ", ".join(parts))]
         if key == "blueprint_flip":
             parts = [ev.BUILDING_NAMES[e.amounts["building"]] for e in events]
             left = events[-1].amounts["supply"]
-            return [Line(EVENT, "Setup: the blueprint area shows " + ", ".join(parts)
+            return [Line(EVENT, "Turned up into the blueprint area: " + ", ".join(parts)
                                 + f" ({left} building tiles left face down)")]
         if key == "turn_order":
             parts = [e.text.removeprefix("turn order ").replace(": ", " ", 1) for e in events]
