@@ -146,7 +146,9 @@ class Hint:
         equal = self.equal_to_best()
         if not equal:
             gap = self.top[0]["value"] - self.top[1]["value"]
-            return f"The first is clearly ahead ({100 * gap:.0f} points over the next)."
+            first = self.top[0].get("number")
+            name = f"{first}." if first else "The first"
+            return f"{name} is clearly ahead ({100 * gap:.0f} points over the next)."
         names = [str(t.get("number") or t["text"]) for t in [self.top[0], *equal]]
         listed = ", ".join(names[:-1]) + " and " + names[-1]
         return (f"{listed} are about equal (within 3 points, or closer than the search's "

@@ -235,9 +235,6 @@ class DragonNarrator(Narrator):
             return [Line(HEADER, text)]
         if e.kind in ("wall_scoring", "festival", "super_event", "eclipse"):
             return [Line(SECTION, e.text)]
-        if e.kind == "topup" and e.amounts["gained"] == 0:
-            return [Line(EVENT, f"{self.who(e.seat)} takes no action and keeps its "
-                                f"{e.amounts['yuan']} yuan (3 or more: nothing to top up)")]
         return [Line(EVENT, e.text)]
 
     def run(self, key: Any, events: list[Event]) -> list[Line]:

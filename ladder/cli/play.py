@@ -301,9 +301,11 @@ def play(
                 elif word == "log":
                     whole = arg.strip().lower() == "all"
                     lines = session.story(since_my_last_turn=not whole)
+                    say("The whole game so far:" if whole else
+                        "What happened since your last decision:")
                     narrate(lines)
                     if not lines:
-                        say("  (nothing has happened since your last decision)")
+                        say("  (nothing yet)")
                 elif word == "save":
                     if not arg.strip():
                         say("save needs a file name: save FILE")

@@ -7,6 +7,7 @@ import typer
 
 from ai.bots import make_bot
 from engine.core.errors import TiantiError
+from engine.core.text import WIDTH, fit_lines
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, echo_narration,
                                 fail, make_game)
 from ladder.match import MoveEvent, play_game
@@ -40,8 +41,11 @@ def watch(
         state = g.new_initial_state(seed)
     except TiantiError as e:
         raise fail(str(e))
-    typer.echo(f"{g!r}, seed {state.seed}")
-    typer.echo("seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs)))
+    title = getattr(g, "TITLE", g.name)
+    options = ", ".join(f"{k}={v}" for k, v in g.options.items())
+    typer.echo(fit_lines(f"{title} ({options}), seed {state.seed}", WIDTH))
+    typer.echo(fit_lines("seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs)),
+                         WIDTH))
     narrator = narrator_for(g.name)
 
     def tell(lines: list[Line], now) -> None:
