@@ -60,7 +60,7 @@ def event_tile(tile: int) -> str:
     e = data.EVENT_TILES[tile]
     colour = data.EVENT_COLOURS[e.colour]
     if e.kind == data.EV_EXCHANGE:
-        return f"the {colour} exchange event (money <-> grain)"
+        return f"the {colour} exchange event (money for grain, or grain for money)"
     if e.kind == data.EV_ZERO:
         return f"the {colour} tile 0 (nothing)"
     return f"the {colour} event {e.amount:+d} {data.EVENT_TYPES[e.kind]}"

@@ -7,7 +7,7 @@ import typer
 
 from ai.bots import make_bot
 from engine.core.errors import TiantiError
-from engine.core.text import WIDTH, fit_lines
+from engine.core.text import WIDTH, display_width, fit_lines
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, echo_narration,
                                 fail, make_game)
 from ladder.match import MoveEvent, play_game
@@ -44,8 +44,13 @@ def watch(
     title = getattr(g, "TITLE", g.name)
     options = ", ".join(f"{k}={v}" for k, v in g.options.items())
     typer.echo(fit_lines(f"{title} ({options}), seed {state.seed}", WIDTH))
-    typer.echo(fit_lines("seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs)),
-                         WIDTH))
+    seats_line = "seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs))
+    if display_width(seats_line) <= WIDTH:
+        typer.echo(seats_line)
+    else:  # one seat a line: long specs (python:...) stay whole
+        typer.echo("seats:")
+        for i, spec in enumerate(specs):
+            typer.echo(f"  P{i} {spec}")
     narrator = narrator_for(g.name)
 
     def tell(lines: list[Line], now) -> None:
