@@ -145,10 +145,11 @@ class Hint:
                     f"(each {percent(self.top[0]['value'])}).")
         equal = self.equal_to_best()
         if not equal:
-            gap = self.top[0]["value"] - self.top[1]["value"]
+            gap = round(100 * self.top[0]["value"]) - round(100 * self.top[1]["value"])
             first = self.top[0].get("number")
-            name = f"{first}." if first else "The first"
-            return f"{name} is clearly ahead ({100 * gap:.0f} points over the next)."
+            name = str(first) if first else "The first"
+            return (f"{name} is clearly ahead ({gap} points over the next, more than the "
+                    "search's visits leave uncertain).")
         names = [str(t.get("number") or t["text"]) for t in [self.top[0], *equal]]
         listed = ", ".join(names[:-1]) + " and " + names[-1]
         return (f"{listed} are about equal (within 3 points, or closer than the search's "
@@ -169,10 +170,11 @@ def thinking(last: Any, action: int, config: dict[str, Any], players: int) -> st
     m = meaning(config, players)
     seconds = last.get("seconds")
     iterations = last.get("iterations")
-    took = _seconds(seconds) if seconds is not None else ""
-    if iterations:
-        took += f", {iterations:,} playouts" if took else f"{iterations:,} playouts"
-    return f"thinks: {percent(chosen['mean'])} {m.noun}" + (f" ({took})" if took else "")
+    if not iterations:
+        # A search with a single legal move does not search; its tree is the earlier one's.
+        return f"thinks: {percent(chosen['mean'])} {m.noun} (its only choice: no new search)"
+    took = f"{_seconds(seconds)}, " if seconds is not None else ""
+    return f"thinks: {percent(chosen['mean'])} {m.noun} ({took}{iterations:,} playouts)"
 
 
 __all__ = ["Hint", "Meaning", "about_equal", "meaning", "percent", "search_config", "thinking"]
