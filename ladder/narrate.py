@@ -485,6 +485,7 @@ class Move:
 
     player: int
     text: str
+    note: str | None = None  # a line under the move (e.g. the AI's own estimate)
 
 
 def story(state: Any, moves: Sequence[Move], start: int = 0, seat: int | None = None,
@@ -502,6 +503,8 @@ def story(state: Any, moves: Sequence[Move], start: int = 0, seat: int | None = 
         step = narrator.step(seen_events(state, i, seat))
         if i >= start:
             out.append(narrator.move(f"{mover(m.player)}: {m.text}"))
+            if m.note:
+                out.append(Line(EVENT, m.note))
             out.extend(step)
     return out
 

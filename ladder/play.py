@@ -256,14 +256,16 @@ class PlaySession:
         """'you' for the person, 'P1 (strong)' for a bot."""
         return "you" if player == self.seat else f"P{player} ({self.specs[player]})"
 
-    def story(self, since_my_last_turn: bool = True) -> list[Line]:
-        """The narration of the game as the person saw it: the moves (with the AI's estimates
-        when it gave them) and the events between, since the person's last decision or from
-        the start."""
+    def story(self, since_my_last_turn: bool = True, thinking: bool = False) -> list[Line]:
+        """The narration of the game as the person saw it: the moves (with the AI's own
+        estimates if `thinking`) and the events between, since the person's last decision or
+        from the start."""
         start = 0
         if since_my_last_turn:
             start = self.decisions[-1] if self.decisions else 0
-        moves = [Move(m.player, m.text) for m in self.log]
+        moves = [Move(m.player, m.text,
+                      f"P{m.player} {m.thinking}" if thinking and m.thinking else None)
+                 for m in self.log]
         return story(self.state, moves, start=start, seat=self.seat, mover=self.mover_name,
                      setup=not since_my_last_turn or not self.decisions)
 

@@ -300,7 +300,8 @@ def play(
                         say(str(e), fg=typer.colors.RED)
                 elif word == "log":
                     whole = arg.strip().lower() == "all"
-                    lines = session.story(since_my_last_turn=not whole)
+                    lines = session.story(since_my_last_turn=not whole,
+                                          thinking=show_thinking)
                     say("The whole game so far:" if whole else
                         "What happened since your last decision:")
                     narrate(lines)
