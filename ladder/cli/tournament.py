@@ -133,7 +133,7 @@ def run(
     store = open_store(db, create=True)
     try:
         store.register_bots(list(spec.bots))
-        back = make_backend(backend.value, workers, address)
+        back = make_backend(backend.value, workers, address, [s for _, s in spec.bots])
     except TiantiError as e:
         raise fail(str(e))
     run_id = start_run(store, spec, label)
@@ -175,7 +175,7 @@ def resume(
             typer.echo(f"run {run_id} is complete: {info.planned} of {info.planned} games stored")
             return
         store.claim_run(run_id, force=force)
-        back = make_backend(backend.value, workers, address)
+        back = make_backend(backend.value, workers, address, [s for _, s in info.spec.bots])
     except TiantiError as e:
         raise fail(str(e))
     if not json_out:
