@@ -539,7 +539,9 @@ class RayBackend:
         before = self.live_cpus
         self.capacity_seconds += before * (now - self._polled)
         self._polled = now
-        for info in self._ray.nodes():
+        # the head first (the node numbers of the events are those of first sight)
+        for info in sorted(self._ray.nodes(),
+                           key=lambda n: "node:__internal_head__" not in n.get("Resources", {})):
             node_id, alive = info["NodeID"], bool(info["Alive"])
             cpus = float(info.get("Resources", {}).get("CPU", 0.0)) if alive else 0.0
             node = self._nodes.get(node_id)
@@ -726,7 +728,7 @@ class RayBackend:
         watch.append(first)
         where = f"node {self._number(node_id)}"
         self._event(f"a Ray worker died on {where} while playing {what} "
-                    f"({_first_line(error)[:120]}): playing it again in a watched process")
+                    f"({type(error).__name__}): playing it again in a watched process")
 
     def _number(self, node_id: str | None) -> str:
         node = self._nodes.get(node_id) if node_id else None
@@ -748,8 +750,8 @@ class RayBackend:
 
 
 # What Ray's driver prints about events this backend reports itself.
-_REPORTED_BY_US = ("Raylet is terminated", "A worker died or was killed",
-                   "worker died or was killed", "node it was running on is dead")
+_REPORTED_BY_US = ("Raylet is terminated", "worker died or was killed",
+                   "node it was running on is dead", "has been marked dead")
 
 
 def _to_stderr(message: str) -> None:
@@ -824,3 +826,4 @@ def make_backend(name: str, workers: int | None = None, address: str | None = No
     if name == "ray":
         return RayBackend(address, workers, bots=bots)
     raise BackendError(f"unknown backend {name!r}; allowed: {', '.join(BACKENDS)}")
+
