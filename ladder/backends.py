@@ -510,7 +510,12 @@ class RayBackend:
         except (Exception, SystemExit) as e:  # ConnectionError, ValueError, RuntimeError ...
             self._unquiet()
             where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
-            raise BackendError(f"cannot start or reach {where}: {e}") from None
+            hint = ""
+            if address and os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+                hint = ("\nIf the cluster uses token authentication (`ray start --head` turns it "
+                        "on when ~/.ray/auth_token exists), set RAY_AUTH_MODE=token here, with "
+                        "the cluster's token in ~/.ray/auth_token or $RAY_AUTH_TOKEN.")
+            raise BackendError(f"cannot start or reach {where}: {e}{hint}") from None
         self._poll(first=True)
         self.workers = max(1, self.live_cpus)
         self.peak_workers = self.workers
