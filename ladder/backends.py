@@ -16,8 +16,12 @@ with the fault on record. A game that kills its worker outside any bot's call is
 then the tournament stops with the error (that is a bug in tianti or the engine, not a bot).
 
 The Ray backend (`RayBackend`) plays chunks of games as Ray tasks (one CPU each) on an existing
-cluster, or on a local Ray instance it starts. The in-process watchdog works there too; a bot
-that can only be stopped by killing its process is not handled on Ray (see `RayBackend`).
+cluster, or on a local Ray instance it starts; each task streams its games back one by one as
+they end. A task lost with its node or its Ray worker gives its games back to the queue (nobody
+is charged, nothing is stored twice); a game whose worker died on a live node is played again
+in a watched process (a one-process local pool inside a Ray task), so that a bot that kills its
+process or ignores the interrupt is faulted exactly as on the local backend. The user's own
+`python:` bot modules travel with the run as Ray `py_modules`.
 """
 from __future__ import annotations
 

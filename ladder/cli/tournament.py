@@ -57,9 +57,10 @@ BackendOpt = Annotated[
 ]
 AddressOpt = Annotated[
     Optional[str],
-    typer.Option("--address", help="the Ray cluster to use with --backend ray (e.g. "
-                 "ray://head:10001 or auto; default: start a local Ray instance); its nodes "
-                 "need tianti and any python: bot module installed"),
+    typer.Option("--address", help="the Ray cluster to use with --backend ray: its head's "
+                 "HOST:PORT (e.g. 10.0.0.5:6379) or auto; default: start a local Ray instance. "
+                 "Its nodes need tianti installed; python: bot modules from your folders travel "
+                 "with the run"),
 ]
 ProgressOpt = Annotated[
     bool, typer.Option("--progress/--no-progress", help="show the progress bar (on stderr)")
@@ -204,6 +205,10 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool, json_out:
                 f"({1000 * report.game_cpu_seconds:.1f} ms of CPU); overhead per game: "
                 f"{1000 * report.overhead_seconds:.1f} ms of worker time (start-up, waiting, "
                 f"transfer), {1000 * report.parent_cpu_per_game:.2f} ms of CPU in this process")
+        if report.nodes is not None:
+            typer.echo(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
+                       f"{report.replayed} game{'s' if report.replayed != 1 else ''} played again "
+                       f"after a lost worker or node")
         if report.faults:
             typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "

@@ -38,6 +38,7 @@ def test_ray_backend_plays_the_same_games_as_the_local_backend(tmp_path: Path) -
     remote = cli("tournament", "run", "--db", tmp_path / "ray.db", "--backend", "ray", *common)
     assert remote.exit_code == 0, remote.output
     assert "2 ray workers" in remote.output
+    assert "1 Ray node took part; 0 games played again after a lost worker or node" in remote.output
     assert "run 1 finished: 12 of 12 games stored" in remote.output
     a, b = _summary(tmp_path / "local.db"), _summary(tmp_path / "ray.db")
     assert len(a) == 12 and a == b
