@@ -618,7 +618,7 @@ class RayBackend:
         text = message.strip()
         if not text or any(s in text for s in _REPORTED_BY_US):
             return
-        self._event("Ray says: " + text.splitlines()[0][:200])
+        self._event(text.splitlines()[0][:200])
 
     # -- playing -------------------------------------------------------------------------------
 
