@@ -62,9 +62,10 @@ BackendOpt = Annotated[
 ]
 AddressOpt = Annotated[
     Optional[str],
-    typer.Option("--address", help="the Ray cluster to use with --backend ray (e.g. "
-                 "ray://head:10001 or auto; default: start a local Ray instance); its nodes "
-                 "need tianti and any python: bot module installed"),
+    typer.Option("--address", help="the Ray cluster to use with --backend ray: its head's "
+                 "HOST:PORT (e.g. 10.0.0.5:6379) or auto; default: start a local Ray instance. "
+                 "Its nodes need tianti installed; python: bot modules from your folders travel "
+                 "with the run"),
 ]
 ProgressOpt = Annotated[
     Optional[bool], typer.Option("--progress/--no-progress", help="show the progress bar on "
@@ -178,7 +179,7 @@ def run(
                 if not probe.writable:
                     raise TiantiError(f"the store {probe.path} is read-only: it can be "
                                       f"listed and shown, not added to")
-        back = make_backend(backend.value, workers, address)
+        back = make_backend(backend.value, workers, address, [s for _, s in spec.bots])
     except TiantiError as e:
         raise fail(str(e))
     try:
@@ -255,7 +256,7 @@ def resume(
             else:
                 _emit_summary(store, run_id, None, out_fmt)
             return
-        back = make_backend(backend.value, workers, address)
+        back = make_backend(backend.value, workers, address, [s for _, s in info.spec.bots])
         try:
             store.claim_run(run_id, force=force)
         except BaseException:
@@ -291,6 +292,10 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
                 f"({1000 * report.game_cpu_seconds:.1f} ms of CPU); overhead per game: "
                 f"{1000 * report.overhead_seconds:.1f} ms of worker time (start-up, waiting, "
                 f"transfer), {1000 * report.parent_cpu_per_game:.2f} ms of CPU in this process")
+        if report.nodes is not None:
+            typer.echo(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
+                       f"{report.replayed} game{'s' if report.replayed != 1 else ''} played again "
+                       f"after a lost worker or node")
         if report.faults:
             typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "
