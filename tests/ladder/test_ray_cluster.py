@@ -43,7 +43,7 @@ def _finish(proc: subprocess.Popen, timeout: float = 240) -> tuple[int, dict, st
         report = json.loads(out)  # the whole of stdout: nothing of Ray's may be in it
     except json.JSONDecodeError:
         raise AssertionError(f"stdout is not one JSON document:\n{out}\n--- stderr:\n{err}")
-    return proc.returncode, report, err
+    return proc.returncode, report.get("report", report), err  # the run's figures
 
 
 def _all_stored_once(db: Path) -> None:
