@@ -468,6 +468,7 @@ def show(
         raise fail(str(e))
     stored = list(store.games(where="g.run_id = ?", params=(run_id,), order="g.deal, g.seating"))
     faults = [(g, s) for g in stored for s in g.seats if s["fault"] is not None]
+    voided = store.voided(run_id)
     missing = len(missing_tasks(store, run_id))
     durations = [g.duration for g in stored]
     if out_fmt is Format.csv:
@@ -487,6 +488,7 @@ def show(
             "summary": run_summary(store, run_id),
             "faults": [{"game": g.id, "deal": g.deal, "seating": g.seating, "bot": s["bot"],
                         **s["fault"]} for g, s in faults],
+            "voided": voided,
             "games": [{"game": g.id, "deal": g.deal, "seating": g.seating,
                        "seats": [s["bot"] for s in g.seats], "scores": [s["score"] for s in g.seats],
                        "ranks": [s["rank"] for s in g.seats]} for g in stored] if games else None,
@@ -499,7 +501,9 @@ def show(
     typer.echo(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots))
     typer.echo(f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
                f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
-    typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing")
+    typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
+               + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
+                  if voided else ""))
     typer.echo(f"times     created {info.created_at}, last update {info.updated_at}"
                f"{f', finished {info.finished_at}' if info.finished_at else ''}; "
                f"{info.wall_seconds:.1f} s of wall time")
@@ -508,6 +512,12 @@ def show(
                    f"average in its worker")
     typer.echo("")
     _print_standings(store, run_id)
+    if voided:
+        typer.echo("")
+        typer.echo(f"voided games ({len(voided)}):")
+        for v in voided:
+            message = v["error"] if errors else v["error"].strip().splitlines()[-1][:160]
+            typer.echo(f"  deal {v['deal']}, seating {v['seating']}: {message}")
     if faults:
         typer.echo("")
         typer.echo(f"faults ({len(faults)}):")

@@ -164,6 +164,11 @@ def test_a_game_that_loses_its_worker_outside_any_call_is_retried_then_voided(tm
     assert rated == {"r1", "r2"}
     again = cli("tournament", "resume", 1, "--db", db)
     assert again.exit_code == 0 and "run 1 is complete" in again.output
+    shown = cli("tournament", "show", 1, "--db", db)
+    assert shown.exit_code == 0 and "4 voided" in shown.output, shown.output
+    assert "voided games (4):" in shown.output and "killed by signal 9" in shown.output
+    as_json = json.loads(cli("tournament", "show", 1, "--db", db, "--json").output)
+    assert len(as_json["voided"]) == 4
 
 
 # -- a bot's output and children are its own; everything else is as with a quiet twin -----------
