@@ -5,6 +5,11 @@ both alike; prints each figure and the ratio B/A (the median of the rounds).
     .venv/bin/python benchmarks/ab_speed.py --a /path/to/old/checkout --b . --rounds 3
 
 Each checkout must have its extensions built in place (`setup.py build_ext --inplace`).
+
+On a loaded machine wall-clock rates swing by tens of percent between runs; `--instructions`
+counts instead the CPU instructions of a fixed workload (a number of random playouts, a search
+of a number of iterations with a fixed seed) under valgrind's callgrind, minus the same process
+without the workload: a figure the load does not change (needs `valgrind`).
 """
 from __future__ import annotations
 
@@ -42,12 +47,62 @@ def _figure(tree: Path, args: list[str], key: str) -> float:
     return statistics.fmean(values)
 
 
+INSTRUCTION_CASES: list[tuple[str, str, str, int, int]] = [
+    ("playouts dragon 4p", "playouts", "dragon", 4, 2000),
+    ("playouts mount-tai 3p", "playouts", "mount-tai", 3, 2000),
+    ("search dragon 4p", "search", "dragon", 4, 20000),
+    ("search mount-tai 3p", "search", "mount-tai", 3, 20000),
+]
+
+_WORKLOAD = """
+import sys
+import engine
+from engine.core.playout import random_playouts
+from ai.search import Searcher
+kind, game, players, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+state = engine.load_game(game, players=players).new_initial_state(0)
+searcher = Searcher(mode="ismcts", iterations=max(n, 1), seed=1)
+if n and kind == "playouts":
+    random_playouts(state, games=n, seed=1)
+elif n:
+    searcher.search(state)
+"""
+
+
+def _instructions(tree: Path, kind: str, game: str, players: int, n: int) -> int:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+         "-c", _WORKLOAD, kind, game, str(players), str(n)],
+        env=env, cwd=tree, capture_output=True, text=True, check=True)
+    for line in run.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split("Collected :")[1].strip())
+    raise RuntimeError(f"no instruction count in valgrind's output:\n{run.stderr[-2000:]}")
+
+
+def instructions(a: Path, b: Path) -> None:
+    for name, kind, game, players, n in INSTRUCTION_CASES:
+        counts = []
+        for tree in (a, b):
+            counts.append(_instructions(tree, kind, game, players, n)
+                          - _instructions(tree, kind, game, players, 0))
+        print(f"{name} ({n} {'games' if kind == 'playouts' else 'iterations'}): "
+              f"A {counts[0]:,} B {counts[1]:,} instructions, B/A {counts[1] / counts[0]:.3f}",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", type=Path, required=True, help="the reference checkout")
     parser.add_argument("--b", type=Path, required=True, help="the checkout to compare")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions of fixed workloads (valgrind) instead of rates")
     ns = parser.parse_args()
+    if ns.instructions:
+        instructions(ns.a.resolve(), ns.b.resolve())
+        return
     for name, args, key in CASES:
         ratios = []
         for r in range(ns.rounds):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import operator
+import os
 import random
 import time
 import traceback
@@ -29,7 +30,9 @@ from ai.bots import Bot, make_bot
 
 # How much of an error message or traceback a fault keeps.
 _MESSAGE_LIMIT = 2000
-# The least time a bot may take to be made (see Referee.setup_limit).
+# How long a bot may take to be made (see Referee.setup_limit): SETUP_MOVES times the move time
+# limit, at most SETUP_SECONDS unless a single move may take longer.
+SETUP_MOVES = 10
 SETUP_SECONDS = 60.0
 
 
@@ -113,6 +116,31 @@ class Heartbeat(Protocol):
         """The faults so far (called when one is added)."""
 
 
+class CallGuard(Protocol):
+    """What surrounds every call into a bot besides its timing: the process a tournament
+    worker plays in puts the bot's output into its own file and, once the call is over, takes
+    back what the bot may have changed in the process (signal handlers, `sys.stdout`, ...).
+
+    `enter(seat)` runs just before the call, `leave(seat)` just after it (also after a
+    timeout or an error): neither runs any code of the bot's."""
+
+    def enter(self, seat: int) -> None:
+        ...
+
+    def leave(self, seat: int) -> None:
+        ...
+
+
+class NullGuard:
+    """No guard: the bot's output goes where the process's goes (what `tianti watch` wants)."""
+
+    def enter(self, seat: int) -> None:
+        pass
+
+    def leave(self, seat: int) -> None:
+        pass
+
+
 class NullHeartbeat:
     """A heartbeat nobody listens to."""
 
@@ -156,9 +184,12 @@ class Referee:
         heartbeat: Heartbeat | None = None,
         fallback_seed: int = 0,
         faults: Sequence[Fault] = (),
+        guard: CallGuard | None = None,
     ) -> None:
         self.move_timeout = move_timeout
         self.heartbeat: Heartbeat = heartbeat if heartbeat is not None else NullHeartbeat()
+        self.guard: CallGuard = guard if guard is not None else NullGuard()
+        self._pid = os.getpid()
         self.fallback_seed = fallback_seed
         self.faults: list[Fault] = list(faults)
         self._faulted: frozenset[int] = frozenset(f.seat for f in self.faults)
@@ -178,38 +209,73 @@ class Referee:
     def call(self, seat: int, index: int, fn: Callable[..., Any], *args: Any,
              limit: float | None | str = "move") -> tuple[Any, float, Fault | None]:
         """Call a bot's method; returns (value, seconds, fault or None). The call may take
-        `limit` seconds: by default the move time limit; making a bot gets `setup_limit()`."""
+        `limit` seconds: by default the move time limit; making a bot gets `setup_limit()`.
+
+        Everything of the bot's runs inside the timed call: `fn` itself and, when it raises,
+        the description of its exception (`str()` of a bot's exception is the bot's code, and
+        so are the destructors of what its traceback held). A process the bot forked that comes
+        back through here ends at once: only the process that plays may go on."""
         limit = self.move_timeout if limit == "move" else limit
         what = "the move time limit" if limit == self.move_timeout else "the time limit"
         hb = self.heartbeat
+        error: str | None = None
+        self.guard.enter(seat)
         start = time.perf_counter()
         hb.begin(seat, index, limit)
         try:
-            value = fn(*args)
+            try:
+                value = fn(*args)
+            except MoveTimeout:
+                raise
+            except BaseException as e:  # a bot's SystemExit or KeyboardInterrupt loses it too
+                self._forked_child_ends()
+                error = _describe_exception_safely(e)
+                value = None
+            self._forked_child_ends()
             hb.end()  # inside the try: an alarm arriving just now still counts as a timeout
         except MoveTimeout:
+            self._forked_child_ends()
             hb.end()
             seconds = time.perf_counter() - start
+            self.guard.leave(seat)
             return None, seconds, Fault(
                 seat, index, "timeout",
                 f"no answer within {what} of {limit:g} s (interrupted after {seconds:.3f} s)")
-        except BaseException as e:  # a bot's SystemExit or KeyboardInterrupt loses it the game too
-            hb.end()
-            seconds = time.perf_counter() - start
-            return None, seconds, Fault(seat, index, "error", _describe_exception(e))
         seconds = time.perf_counter() - start
+        self.guard.leave(seat)
+        if error is not None and limit is not None and seconds > limit:
+            # e.g. an interrupt swallowed while describing its exception: late all the same
+            last = error.strip().splitlines()[-1] if error.strip() else ""
+            return None, seconds, Fault(
+                seat, index, "timeout",
+                f"no answer within {what} of {limit:g} s (it failed after {seconds:.3f} s: "
+                f"{last[:300]})")
+        if error is not None:
+            return None, seconds, Fault(seat, index, "error", error)
         if limit is not None and seconds > limit:
             return None, seconds, Fault(
                 seat, index, "timeout",
                 f"answered after {seconds:.3f} s, past {what} of {limit:g} s")
         return value, seconds, None
 
+    def _forked_child_ends(self) -> None:
+        """In a process a bot forked during its call (and that returned from it), end that
+        process now, before it writes to the heartbeat or plays on."""
+        if os.getpid() != self._pid:
+            os._exit(0)
+
     def setup_limit(self) -> float | None:
         """How long making a bot may take: its first imports and tables are not a move, so
-        at least a minute (no limit when moves have none)."""
-        if self.move_timeout is None:
-            return None
-        return max(SETUP_SECONDS, self.move_timeout)
+        `SETUP_MOVES` moves' time, at most `SETUP_SECONDS` unless one move may take longer (no
+        limit when moves have none)."""
+        return setup_limit(self.move_timeout)
+
+
+def setup_limit(move_timeout: float | None) -> float | None:
+    """How long making a bot may take under a move time limit of `move_timeout` seconds."""
+    if move_timeout is None:
+        return None
+    return max(move_timeout, min(SETUP_SECONDS, SETUP_MOVES * move_timeout))
 
 
 def _describe_exception(e: BaseException) -> str:
@@ -219,6 +285,45 @@ def _describe_exception(e: BaseException) -> str:
     if len(text) > _MESSAGE_LIMIT:
         text = "..." + text[-_MESSAGE_LIMIT:]
     return text
+
+
+def _describe_exception_safely(e: BaseException) -> str:
+    """`_describe_exception`, or a plain line when describing it fails (a bot's exception
+    whose `__str__` raises, or exits): MoveTimeout still propagates."""
+    try:
+        return _describe_exception(e)
+    except MoveTimeout:
+        raise
+    except BaseException:
+        try:
+            name = type(e).__qualname__
+        except MoveTimeout:
+            raise
+        except BaseException:
+            name = "?"
+        return f"raised an exception of type {name!s:.100} that could not be described"
+
+
+@dataclass
+class _Methods:
+    """A bot's methods, looked up once inside a timed call (an attribute lookup can run the
+    bot's code: a `__getattr__`, a property): `inform_action` and `restart` are None when the
+    bot has none."""
+
+    step: Callable[[Any], Any]
+    inform_action: Callable[[Any, int, int], Any] | None
+    restart: Callable[[], Any] | None
+
+
+def _bind(bot: Any) -> _Methods:
+    """The methods of `bot` (see `_Methods`); TypeError if it has no callable `step`."""
+    step = getattr(bot, "step", None)
+    if not callable(step):
+        raise TypeError(f"the bot has no step() method (it is a {type(bot).__qualname__})")
+    inform = getattr(bot, "inform_action", None)
+    restart = getattr(bot, "restart", None)
+    return _Methods(step, inform if callable(inform) else None,
+                    restart if callable(restart) else None)
 
 
 class _NotAnAction:
@@ -328,7 +433,8 @@ def play_game(
         rng.randrange(1 << 63)
     guard = StateGuard(state)
     history: list[int] = state.history()
-    seats: list[Bot] = list(bots)
+    # each seat's bot methods, looked up once (inside a timed call under a referee)
+    seats: list[_Methods | None] = [None] * len(bots)
 
     def tampered(seat: int, what: str) -> bool:
         """After a call into seat's bot: False if the referee's state is intact; otherwise the
@@ -341,7 +447,7 @@ def play_game(
         if referee is None:
             raise StateTampered(f"the bot of seat {seat} {message}")
         referee.add_fault(Fault(seat, index, "error", message))
-        seats[seat] = referee.fallback(seat)
+        seats[seat] = _bind(referee.fallback(seat))
         state = guard.rebuilt(history)
         return True
 
@@ -371,25 +477,38 @@ def play_game(
                 return answer, seconds
             if fault is not None:
                 referee.add_fault(fault)
-                seats[player] = referee.fallback(player)
+                seats[player] = _bind(referee.fallback(player))
         else:
             seconds = 0.0
         view = state.resample_from_infostate(player, view_seed)
-        return operator.index(seats[player].step(view)), seconds
+        return operator.index(seats[player].step(view)), seconds  # type: ignore[union-attr]
+
+    def refereed_bind(referee: Referee, seat: int, bot: Any) -> None:
+        """Seat `bot` (its methods looked up in a timed call), then restart it if it can."""
+        methods, _, fault = referee.call(seat, -1, _bind, bot)
+        if tampered(seat, "setting it up"):
+            return
+        if fault is None and methods.restart is not None:
+            _, _, fault = referee.call(seat, -1, methods.restart)
+            if tampered(seat, "restart()"):
+                return
+        if fault is not None:
+            referee.add_fault(fault)
+            seats[seat] = _bind(referee.fallback(seat))
+        else:
+            seats[seat] = methods
 
     if referee is not None:
         for seat in referee.faulted_seats():
-            seats[seat] = referee.fallback(seat)
+            seats[seat] = _bind(referee.fallback(seat))
         for seat, bot in enumerate(bots):
-            if seat not in referee.faulted_seats() and hasattr(bot, "restart"):
-                _, _, fault = referee.call(seat, -1, bot.restart)
-                if not tampered(seat, "restart()") and fault is not None:
-                    referee.add_fault(fault)
-                    seats[seat] = referee.fallback(seat)
+            if seat not in referee.faulted_seats():
+                refereed_bind(referee, seat, bot)
     else:
-        for seat, bot in enumerate(seats):
-            if hasattr(bot, "restart"):
-                bot.restart()
+        for seat, bot in enumerate(bots):
+            seats[seat] = methods = _bind(bot)
+            if methods.restart is not None:
+                methods.restart()
                 tampered(seat, "restart()")
     move_times: list[float] = []
     movers: list[int] = []
@@ -399,7 +518,7 @@ def play_game(
         if referee is None:
             view = state.resample_from_infostate(player, step_seed)
             start = time.perf_counter()
-            answer = _answer(seats[player].step, view)
+            answer = _answer(seats[player].step, view)  # type: ignore[union-attr]
             seconds = time.perf_counter() - start
             tampered(player, "step()")
             if isinstance(answer, _NotAnAction):
@@ -423,19 +542,19 @@ def play_game(
             referee.heartbeat.applied(index, action, seconds)
         for seat in range(len(seats)):
             faulted = referee.faulted_seats() if referee is not None else frozenset()
-            bot = seats[seat]
-            if seat in faulted or not hasattr(bot, "inform_action"):
+            inform = seats[seat].inform_action  # type: ignore[union-attr]
+            if seat in faulted or inform is None:
                 continue
             view = state.resample_from_infostate(
                 seat, derived_seed(resample_seed, "inform", index, seat))
             if referee is None:
-                bot.inform_action(view, player, action)
+                inform(view, player, action)
                 tampered(seat, "inform_action()")
                 continue
-            _, _, fault = referee.call(seat, index, bot.inform_action, view, player, action)
+            _, _, fault = referee.call(seat, index, inform, view, player, action)
             if not tampered(seat, "inform_action()") and fault is not None:
                 referee.add_fault(fault)
-                seats[seat] = referee.fallback(seat)
+                seats[seat] = _bind(referee.fallback(seat))
         index += 1
     guard.restore_game()
     game_ranks = state.ranks()

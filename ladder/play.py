@@ -21,7 +21,9 @@ from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
 from engine.registry import load_game
+from ladder.hints import Hint, meaning, search_config, thinking
 from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
+from ladder.narrate import Line, Move, Narrator, narrator_for, seen_events, story
 
 SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
@@ -49,10 +51,14 @@ def default_save_path(game: str) -> Path:
 
 @dataclass
 class LoggedMove:
+    """A decision as played: its number, the seat, the move in words, the time taken and (for
+    a search bot) its own estimate in words ("thinks: 62% chance to win (1.0 s, ...)")."""
+
     index: int
     player: int
     text: str
     seconds: float
+    thinking: str | None = None
 
 
 @dataclass
@@ -74,6 +80,7 @@ class PlaySession:
     decisions: list[int] = field(default_factory=list)  # move numbers of the person's decisions
     bots: dict[int, Bot] = field(default_factory=dict)
     resample_rng: random.Random = field(default_factory=lambda: random.Random(0))
+    narrator: Narrator | None = None
 
     @staticmethod
     def new(game: str, options: dict[str, Any], seat: int, opponents: list[str],
@@ -111,6 +118,7 @@ class PlaySession:
         while not self.state.is_terminal() and self.state.current_player() != self.seat:
             player = self.state.current_player()
             view = self.state.resample_from_infostate(player, self.resample_rng.randrange(1 << 62))
+            before_last = getattr(self.bots[player], "last", None)
             start = time.perf_counter()
             ctx = before(player) if before else None
             if ctx is not None:
@@ -120,8 +128,17 @@ class PlaySession:
                 action = self._ask(player, self.bots[player].step, view)
             seconds = time.perf_counter() - start
             self._play(player, action, seconds)
+            self.log[-1].thinking = self._thinking(self.bots[player], before_last, action)
             if after:
                 after(self.log[-1])
+
+    def _thinking(self, bot: Bot, before: Any, action: int) -> str | None:
+        """The bot's own estimate of the move it just played, in words, from the analysis it
+        keeps (`last`, made on its view); None if it keeps none or did not search anew."""
+        last = getattr(bot, "last", None)
+        if last is None or last is before:
+            return None
+        return thinking(last, action, search_config(bot), self.state.num_players())
 
     def _ask(self, seat: int | None, fn: Callable[[Any], Any], view: Any) -> int:
         """A bot's answer `fn(view)` as a plain int, read once (the value checked is the value
@@ -178,27 +195,79 @@ class PlaySession:
         record["actions"] = record["actions"][:target]
         self.state = State.from_record(record)
         del self.log[target:]
+        self.narrator = None
         for bot in self.bots.values():
             if hasattr(bot, "restart"):
                 bot.restart()
         return True
 
-    def hint(self) -> dict[str, Any]:
-        """The hint bot's choice here, with its statistics for the top moves."""
+    def hint(self, top: int = 5) -> Hint:
+        """The hint bot's choice here, with its estimate for the `top` moves it searched most
+        and what that estimate means (`Hint.lines()` words it). The bot is given a view of the
+        person's seat, never the session's state."""
         bot = make_bot(self.hint_spec)
         view = self.state.resample_from_infostate(self.seat, self.resample_rng.randrange(1 << 62))
+        numbers = {c.action: c.number for c in self.choices()}
         if hasattr(bot, "analyse"):
             guard = StateGuard(self.state)
             result = bot.analyse(view)
             if not guard.intact(self.state):
                 raise StateTampered("the hint bot changed the game's own state (bots only get "
                                     "views)")
-            top = [{"action": r["action"], "text": self.state.action_to_string(r["action"]),
-                    "visits": r["visits"], "value": r["mean"]} for r in result["root"][:5]]
-            return {"action": result["action"], "text": self.state.action_to_string(result["action"]),
-                    "iterations": result["iterations"], "seconds": result["seconds"], "top": top}
+            action = int(result["action"])
+            rows = [{"action": r["action"], "number": numbers.get(r["action"]),
+                     "text": self.state.action_to_string(r["action"]),
+                     "visits": r["visits"], "value": r["mean"]} for r in result["root"][:top]]
+            return Hint(action, self.state.action_to_string(action), numbers.get(action),
+                        result.get("seconds"), result.get("iterations"),
+                        meaning(search_config(bot), self.state.num_players()), rows)
         action = self._ask(None, bot.step, view)
-        return {"action": action, "text": self.state.action_to_string(action), "top": []}
+        return Hint(action, self.state.action_to_string(action), numbers.get(action))
+
+    # -- narration ------------------------------------------------------------------------------
+
+    def _narrator(self) -> Narrator:
+        """The narrator, fed every step so far (silently) when it is first needed or after an
+        undo, so that it knows the month or round."""
+        if self.narrator is None:
+            self.narrator = narrator_for(self.state.game.name)
+            self.narrator.setup(seen_events(self.state, -1, self.seat))
+            for i in range(self.state.move_number()):
+                self.narrator.step(seen_events(self.state, i, self.seat))
+        return self.narrator
+
+    def narrate_setup(self) -> list[Line]:
+        """The lines of the setup (for a new game, before its first decision)."""
+        self.narrator = narrator_for(self.state.game.name)
+        lines = self.narrator.setup(seen_events(self.state, -1, self.seat))
+        for i in range(self.state.move_number()):
+            lines += self.narrator.step(seen_events(self.state, i, self.seat))
+        return lines
+
+    def narrate_last(self) -> list[Line]:
+        """The lines of the automatic steps that followed the last decision, as the person
+        saw them."""
+        narrator = self._narrator()
+        if self.state.move_number() == 0:
+            return []
+        return narrator.step(seen_events(self.state, self.state.move_number() - 1, self.seat))
+
+    def mover_name(self, player: int) -> str:
+        """'you' for the person, 'P1 (strong)' for a bot."""
+        return "you" if player == self.seat else f"P{player} ({self.specs[player]})"
+
+    def story(self, since_my_last_turn: bool = True, thinking: bool = False) -> list[Line]:
+        """The narration of the game as the person saw it: the moves (with the AI's own
+        estimates if `thinking`) and the events between, since the person's last decision or
+        from the start."""
+        start = 0
+        if since_my_last_turn:
+            start = self.decisions[-1] if self.decisions else 0
+        moves = [Move(m.player, m.text,
+                      f"P{m.player} {m.thinking}" if thinking and m.thinking else None)
+                 for m in self.log]
+        return story(self.state, moves, start=start, seat=self.seat, mover=self.mover_name,
+                     setup=not since_my_last_turn or not self.decisions)
 
     def moves_since_my_last_turn(self) -> list[LoggedMove]:
         start = self.decisions[-1] + 1 if self.decisions else 0

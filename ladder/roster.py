@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ai.bots import BotSpecError, make_bot
 from engine.core.errors import TiantiError
+from ladder.worker import BotSetupError, check_bots, is_foreign
 
 # A bots file is a few lines; anything much larger (or endless, like /dev/zero) is a mistake.
 MAX_BOTS_FILE_BYTES = 1 << 20
@@ -91,8 +92,15 @@ def load_bots_file(path: str | Path) -> list[tuple[str, str]]:
     return out
 
 
-def roster(bot_options: list[str] | None, bots_file: str | Path | None) -> list[tuple[str, str]]:
-    """All the named bots of a tournament, checked: distinct names, and each spec builds."""
+def roster(bot_options: list[str] | None, bots_file: str | Path | None,
+           move_timeout: float | None = 60.0) -> list[tuple[str, str]]:
+    """All the named bots of a tournament, checked: distinct names, and each spec builds.
+
+    tianti's own bots are made here; a user's bot (`python:` spec) runs code nobody has
+    checked, so it is made in a separate process, as a worker would make it (time-limited by
+    `move_timeout`, see `ladder.match.setup_limit`; sandboxed): a constructor that raises,
+    hangs, exits or kills its process is an error naming the bot, and nothing it prints gets
+    into this process's output."""
     bots = [parse_bot_option(b) for b in bot_options or []]
     if bots_file is not None:
         bots += load_bots_file(bots_file)
@@ -101,10 +109,16 @@ def roster(bot_options: list[str] | None, bots_file: str | Path | None) -> list[
     if repeated:
         raise RosterError(f"bot names must be distinct; repeated: {', '.join(repeated)}")
     for name, spec in bots:
+        if is_foreign(spec):
+            continue
         try:
             make_bot(spec)
         except BotSpecError as e:
             raise RosterError(f"bot {name!r}: {e}") from None
         except Exception as e:
             raise RosterError(f"bot {name!r} ({spec}) cannot be made: {type(e).__name__}: {e}") from None
+    try:
+        check_bots([(n, s) for n, s in bots if is_foreign(s)], move_timeout)
+    except BotSetupError as e:
+        raise RosterError(str(e)) from None
     return bots

@@ -32,7 +32,7 @@ from ladder.backends import Backend, BackendError, GameFailure
 from ladder.schedule import GameTask, TournamentSpec, check, count_seatings, plan
 from ladder.sprt import DealTracker, SprtSpec, SprtState
 from ladder.store import Store, StoreError
-from ladder.worker import GameOutcome
+from ladder.worker import GameOutcome, VoidedGame
 
 
 @dataclass
@@ -46,6 +46,7 @@ class RunReport:
     played: int = 0
     duplicates: int = 0
     faults: int = 0
+    voided: int = 0  # games stored as voided (lost for reasons outside any bot's call)
     wall_seconds: float = 0.0
     worker_seconds: float = 0.0
     worker_cpu_seconds: float = 0.0  # processor time of the games inside their workers
@@ -56,10 +57,13 @@ class RunReport:
     store_failure: bool = False  # the failure is the store's: the run was interrupted
     in_flight_lost: int = 0
     sprt: SprtState | None = None
+    nodes: int | None = None  # Ray: the nodes whose workers played games of this run
+    replayed: int = 0  # Ray: games played again after their worker or node was lost
+    capacity_seconds: float | None = None  # Ray: live CPUs x time (the cluster changes size)
 
     @property
     def done(self) -> int:
-        return self.done_before + self.played
+        return self.done_before + self.played + self.voided
 
     @property
     def games_per_minute(self) -> float:
@@ -76,7 +80,9 @@ class RunReport:
         worker: wall x workers / games - game time."""
         if not self.played:
             return 0.0
-        return max(0.0, self.wall_seconds * self.workers / self.played - self.game_seconds)
+        capacity = (self.capacity_seconds if self.capacity_seconds is not None
+                    else self.wall_seconds * self.workers)
+        return max(0.0, capacity / self.played - self.game_seconds)
 
     @property
     def game_cpu_seconds(self) -> float:
@@ -91,6 +97,7 @@ class RunReport:
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run_id, "planned": self.planned, "done": self.done,
                 "played": self.played, "duplicates": self.duplicates, "faults": self.faults,
+                "voided": self.voided,
                 "status": self.status, "failure": self.failure,
                 "wall_seconds": round(self.wall_seconds, 3), "workers": self.workers,
                 "games_per_minute": round(self.games_per_minute, 1),
@@ -98,7 +105,8 @@ class RunReport:
                 "overhead_ms": round(1000 * self.overhead_seconds, 3),
                 "game_cpu_ms": round(1000 * self.game_cpu_seconds, 3),
                 "parent_cpu_ms": round(1000 * self.parent_cpu_per_game, 3),
-                "sprt": self.sprt.to_dict() if self.sprt is not None else None}
+                "sprt": self.sprt.to_dict() if self.sprt is not None else None,
+                "nodes": self.nodes, "replayed": self.replayed}
 
 
 @dataclass
@@ -214,6 +222,8 @@ def play_run(
                desc=f"run {run_id}",
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
                           "[{elapsed}<{remaining}]{postfix}")
+    if hasattr(backend, "on_event"):  # a cluster's events: one line each, above the bar
+        backend.on_event = lambda message: bar.write(message, file=out)
     start = time.monotonic()
     cpu_start = _cpu()
     stopper = _StopOnSignal(backend, out if progress else None)
@@ -228,7 +238,8 @@ def play_run(
                         backend.request_stop()
                 bar.update(1)
                 if progress:
-                    bar.set_postfix_str(_postfix(report, standings, time.monotonic() - start),
+                    bar.set_postfix_str(_postfix(report, standings, time.monotonic() - start,
+                                                 getattr(backend, "live_cpus", None)),
                                         refresh=False)
         decided = tracker is not None and tracker.state.result is not None
         if not decided and (stopper.signalled or report.done < info.planned):
@@ -246,6 +257,11 @@ def play_run(
         report.wall_seconds = time.monotonic() - start
         report.parent_cpu_seconds = _cpu() - cpu_start
         backend.close()
+        if hasattr(backend, "nodes_used"):  # a cluster: what it looked like over the run
+            report.workers = backend.peak_workers
+            report.nodes = backend.nodes_used
+            report.replayed = backend.replayed
+            report.capacity_seconds = backend.capacity_seconds
         bar.close()
         report.status = status
         try:
@@ -262,7 +278,14 @@ def play_run(
     return report
 
 
-def _store(store: Store, outcome: GameOutcome, report: RunReport, standings: Standings) -> None:
+def _store(store: Store, outcome: GameOutcome | VoidedGame, report: RunReport,
+           standings: Standings) -> None:
+    if isinstance(outcome, VoidedGame):
+        if store.save_void(outcome):
+            report.voided += 1
+        else:
+            report.duplicates += 1
+        return
     if store.save_game(outcome) is None:
         report.duplicates += 1
         return
@@ -283,9 +306,12 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _postfix(report: RunReport, standings: Standings, elapsed: float) -> str:
+def _postfix(report: RunReport, standings: Standings, elapsed: float,
+             cpus: int | None = None) -> str:
     rate = 60.0 * report.played / elapsed if elapsed > 0 else 0.0
     text = f"{rate:,.0f} games/min"
+    if cpus is not None:  # a cluster: its live CPUs, as nodes come and go
+        text += f" on {cpus} CPU{'s' if cpus != 1 else ''}"
     lead = standings.leader()
     if lead is not None:
         text += f", leader {lead[0]} (mean place {lead[1]:.2f})"

@@ -24,6 +24,11 @@ read as it is otherwise):
 - `seats(game_id, seat, bot, spec, score, rank, game_rank, fault_kind, fault_move, fault,
   moves, think_seconds, max_move_seconds)`: who sat where and how they did; `rank` is the
   finishing position with faulted seats last (0 = first), `game_rank` the rules' own.
+- `voided(run_id, deal, seating, game, seed, error, worker, finished_at)`: a planned game that
+  could not be played for reasons outside any bot's call (its worker killed or stuck from
+  outside as often as the retry limit allows; see `ladder.backends`): nobody's loss, in no
+  rating, and not played again by a resume. Created when the first such game is stored (a
+  store without it has none), so it needs no new schema version.
 - `ratings(pool, bot, mu, sigma, games)`, `rating_history(game_id, bot, mu, sigma)`: the cache.
 
 Opening checks the store: that it is a tianti store of a schema this code knows; for writing
@@ -140,6 +145,20 @@ CREATE TABLE IF NOT EXISTS rating_history (
     PRIMARY KEY (game_id, bot)
 );
 """
+
+
+_VOIDED = """
+CREATE TABLE IF NOT EXISTS voided (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    deal INTEGER NOT NULL,
+    seating INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    error TEXT NOT NULL,
+    worker TEXT,
+    finished_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, deal, seating)
+)"""
 
 
 class StoreError(TiantiError):
@@ -654,9 +673,37 @@ class Store:
     # -- games ----------------------------------------------------------------------------------
 
     def completed_keys(self, run_id: int) -> set[tuple[int, int]]:
-        """The (deal, seating) pairs of a run already stored."""
-        return {(d, s) for d, s in self.conn.execute(
+        """The (deal, seating) pairs of a run already stored (played or voided)."""
+        keys = {(d, s) for d, s in self.conn.execute(
             "SELECT deal, seating FROM games WHERE run_id = ?", (run_id,))}
+        return keys | {(v["deal"], v["seating"]) for v in self.voided(run_id)}
+
+    def _has_voided(self) -> bool:
+        return self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'voided'").fetchone() is not None
+
+    def save_void(self, voided: Any) -> bool:
+        """Store a voided game (a `ladder.worker.VoidedGame`); False when that (run, deal,
+        seating) was already stored, played or voided."""
+        with self.transaction():
+            self.conn.execute(_VOIDED)
+            if self.conn.execute("SELECT 1 FROM games WHERE run_id = ? AND deal = ? AND seating = ?",
+                                 (voided.run_id, voided.deal, voided.seating)).fetchone():
+                return False
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO voided VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (voided.run_id, voided.deal, voided.seating, voided.game, voided.seed,
+                 voided.error, voided.worker, now()))
+            return cur.rowcount > 0
+
+    def voided(self, run_id: int) -> list[dict[str, Any]]:
+        """A run's voided games (see the schema), in plan order."""
+        if not self._has_voided():
+            return []
+        return [{"deal": d, "seating": s, "game": g, "seed": seed, "error": e, "worker": w,
+                 "finished_at": f} for d, s, g, seed, e, w, f in self.conn.execute(
+                    "SELECT deal, seating, game, seed, error, worker, finished_at FROM voided"
+                    " WHERE run_id = ? ORDER BY deal, seating", (run_id,))]
 
     def save_game(self, outcome: GameOutcome) -> int | None:
         """Store a finished game and its seats in one transaction; returns its id, or None when

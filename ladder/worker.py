@@ -11,14 +11,25 @@ sleeps). A bot stuck where signals cannot reach it (compiled code holding the GI
 blocked) is the local pool's business: its parent process reads the heartbeat from shared memory,
 kills the worker, and restarts the game after the moves already played with that bot faulted
 (see `ladder.backends`).
+
+A user's bot (`python:` spec) runs in a `BotSandbox`: its stdout and stderr go to a file of
+its seat (kept with its fault, never in the tournament's output), what it changes of the
+process's signal handling is put back after each call, and the processes it starts are
+killed at the end of its game. Every piece of its code runs in a timed call of the referee's
+(making it, looking up its methods, its moves, its destructor). `check_bots` makes each such
+bot once in a separate guarded process before a tournament stores anything.
 """
 from __future__ import annotations
 
 import ctypes
+import io
 import json
 import os
+import shutil
 import signal
 import socket
+import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -27,8 +38,10 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ai.bots import describe_bots, make_bot, parse_spec
+from engine.core.errors import TiantiError
 from engine.registry import load_game
-from ladder.match import Fault, MoveTimeout, Referee, derived_seed, play_game
+from ladder.match import (Fault, MoveTimeout, Referee, derived_seed, forfeit_ranks, play_game,
+                          setup_limit)
 from ladder.schedule import GameTask
 
 # Decisions a shared heartbeat can hold (longer games are restarted from scratch when killed).
@@ -98,6 +111,25 @@ class GameOutcome:
                 "options": self.options, "seed": self.seed, "actions": self.actions}
 
 
+@dataclass
+class VoidedGame:
+    """A planned game that could not be played for reasons no bot is to blame for (its worker
+    was killed or froze outside any bot's call, or failed there, as often as the retry limit
+    allows): it is stored as such, nobody's loss, and counts in no rating."""
+
+    run_id: int
+    deal: int
+    seating: int
+    game: str
+    seed: int
+    error: str
+    worker: str = ""
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.deal, self.seating)
+
+
 class LocalHeartbeat:
     """A heartbeat in the playing process's own memory (what a Ray task uses)."""
 
@@ -135,9 +167,10 @@ class WorkerSlot:
     """Shared memory between a local worker process and the pool: the heartbeat header, the
     actions and move times played so far in the current game, and its faults as JSON."""
 
-    # header fields
-    TASK, IN_MOVE, SEAT, INDEX, STARTED, N_ACTIONS, SERIAL, FAULTS_LEN, LIMIT = range(9)
-    HEADER = 9
+    # header fields; SELF_SIGNAL is the SERIAL of the last bot call during which the process
+    # sent a signal to itself (see _note_own_signals), -1 if none
+    TASK, IN_MOVE, SEAT, INDEX, STARTED, N_ACTIONS, SERIAL, FAULTS_LEN, LIMIT, SELF_SIGNAL = range(10)
+    HEADER = 10
 
     def __init__(self, ctx: Any) -> None:
         self.header = ctx.RawArray(ctypes.c_double, self.HEADER)
@@ -149,6 +182,7 @@ class WorkerSlot:
         for i in range(self.HEADER):
             self.header[i] = 0.0
         self.header[self.TASK] = -1.0
+        self.header[self.SELF_SIGNAL] = -1.0
 
     def snapshot(self) -> dict[str, Any]:
         """What the parent needs after killing the worker: the game so far and who was moving."""
@@ -158,11 +192,16 @@ class WorkerSlot:
         faults = json.loads(self.faults.raw[:flen].decode()) if flen > 0 else []
         return {
             "task": int(h[self.TASK]), "in_move": h[self.IN_MOVE] > 0, "seat": int(h[self.SEAT]),
+            "self_signal": h[self.IN_MOVE] > 0 and h[self.SELF_SIGNAL] == h[self.SERIAL],
             "index": int(h[self.INDEX]), "started": h[self.STARTED],
             "overflow": n > HEARTBEAT_CAPACITY,
             "actions": list(self.actions[:min(n, HEARTBEAT_CAPACITY)]),
             "times": list(self.times[:min(n, HEARTBEAT_CAPACITY)]), "faults": faults,
         }
+
+    def progress(self) -> tuple[float, float]:
+        """(calls begun, decisions applied): what changes while the worker gets on."""
+        return self.header[self.SERIAL], self.header[self.N_ACTIONS]
 
     def in_move_since(self) -> tuple[int, float, float | None] | None:
         """(task serial, start time, time limit) of the bot call in progress, or None."""
@@ -224,6 +263,10 @@ class SharedHeartbeat:
     def end(self) -> None:
         self._h[WorkerSlot.IN_MOVE] = 0.0
 
+    def mark_self_signal(self) -> None:
+        """The bot being called is sending a signal to its own process."""
+        self._h[WorkerSlot.SELF_SIGNAL] = self._h[WorkerSlot.SERIAL]
+
     def applied(self, index: int, action: int, seconds: float) -> None:
         if index < HEARTBEAT_CAPACITY:
             self._a[index] = action
@@ -245,6 +288,8 @@ class SharedHeartbeat:
 # -- the move watchdog (one per process) --------------------------------------------------------
 
 _watched: Any = None  # the heartbeat the SIGALRM handler and the watchdog thread look at
+# the watchdog's own reference (a local worker wraps signal.pthread_kill to notice a bot's use)
+_pthread_kill = signal.pthread_kill
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
@@ -268,7 +313,7 @@ def _watch(main_thread_id: int) -> None:
         started = hb.started
         if time.monotonic() - started > limit and hb.serial == serial:
             hb.expired = serial
-            signal.pthread_kill(main_thread_id, signal.SIGALRM)
+            _pthread_kill(main_thread_id, signal.SIGALRM)
 
 
 _watchdog_thread: threading.Thread | None = None
@@ -291,6 +336,297 @@ def install_watchdog(hb: Any) -> bool:
     return True
 
 
+# -- a bot's manners in the process: its output, its children, what it changes -------------------
+
+# Characters of a bot's output kept with its fault.
+OUTPUT_KEEP = 4000
+# A seat's output file is cut back to its last _OUTPUT_TAIL bytes when it grows past _OUTPUT_TRIM.
+_OUTPUT_TRIM = 1 << 20
+_OUTPUT_TAIL = 1 << 16
+_GUARDED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGALRM", "SIGINT", "SIGTERM", "SIGHUP")
+                         if hasattr(signal, n))
+
+
+def is_foreign(spec: str) -> bool:
+    """Whether a bot spec names a user's own code (`python:module:factory`), which runs in a
+    sandbox; tianti's own bots print nothing, start nothing and change nothing."""
+    return spec.strip().startswith("python:")
+
+
+def output_path(directory: str, seat: int) -> str:
+    """The file that receives the output of `seat`'s bot in a worker's output directory."""
+    return os.path.join(directory, f"seat{seat}.out")
+
+
+def read_tail(path: str, limit: int = OUTPUT_KEEP) -> str:
+    """The last `limit` characters of a file (decoded leniently); "" if there is none."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 4 * limit))
+            data = f.read()
+    except OSError:
+        return ""
+    text = data.decode("utf-8", "replace")
+    return text[-limit:] if len(text) > limit else text
+
+
+def with_output(message: str, output: str) -> str:
+    """A fault's message with the bot's output put before it (the message's last line stays
+    the error's own, which is what `tianti tournament show` prints)."""
+    if not output.strip():
+        return message
+    return (f"[the bot's output, its last {len(output)} characters:]\n{output.rstrip()}\n"
+            f"[end of the bot's output]\n{message}")
+
+
+def _children_of(pid: int) -> list[int]:
+    """The child processes of `pid` (Linux /proc; [] elsewhere or if it is gone)."""
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def descendants(pid: int | None = None) -> set[int]:
+    """Every process below `pid` (default: this one) in the process tree (Linux; empty
+    elsewhere)."""
+    root = os.getpid() if pid is None else pid
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        for child in _children_of(stack.pop()):
+            if child not in found and child != root:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def end_processes(pids: set[int] | None = None, keep: frozenset[int] = frozenset()) -> int:
+    """Kill (SIGKILL) this process's descendants except `keep`, again and again until none is
+    left (a bot's child may be forking), and reap those that were ours. Returns how many."""
+    ended: set[int] = set()
+    for _ in range(200):
+        alive = {p for p in (descendants() if pids is None else pids) if p not in keep}
+        if pids is not None:
+            pids = {p for p in pids if os.path.exists(f"/proc/{p}")}
+            alive = {p for p in alive if p in pids}
+        if not alive:
+            break
+        for p in alive:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except OSError:
+                pass
+            ended.add(p)
+        for p in alive:
+            try:
+                os.waitpid(p, os.WNOHANG)
+            except OSError:  # not our child (a grandchild: its parent is dying, or init reaps it)
+                pass
+        time.sleep(0.005)
+    for p in ended:  # the last ones killed
+        try:
+            os.waitpid(p, os.WNOHANG)
+        except OSError:
+            pass
+    return len(ended)
+
+
+class BotSandbox:
+    """The `CallGuard` of a process that plays tournament games (see `ladder.match.CallGuard`).
+
+    For the seats whose bot is the user's own code (`start_game(guarded)`):
+    - its stdout and stderr (file descriptors 1 and 2 and `sys.stdout`/`sys.stderr`) go to
+      its own file (`output_path`) during its calls, so nothing it prints reaches the
+      tournament's output, and what it printed can be kept with its fault; a process it
+      starts inherits that file;
+    - after each of its calls, whatever it changed of the process's signal handling (the
+      handlers of SIGALRM, SIGINT, SIGTERM, SIGHUP and the blocked signals, which the move
+      watchdog relies on) and `sys.stdout`/`sys.stderr` are put back;
+    - at the end of the game, `end_game` kills every process the game started (with
+      `adopt_orphans`, this process first becomes the "subreaper" of its descendants on Linux,
+      so even a daemon that detached itself comes back to be killed), and tells whether the
+      bots left threads running (`tainted`: the process should not play another game).
+
+    With `quiet_outside`, descriptors 1 and 2 point to `worker.out` in the directory between
+    calls too (a bot's thread printing later does not reach the tournament's output either)."""
+
+    def __init__(self, directory: str | None = None, quiet_outside: bool = False,
+                 adopt_orphans: bool = False) -> None:
+        self._own_directory = directory is None
+        self.directory = directory if directory is not None else tempfile.mkdtemp(
+            prefix="tianti-bots-")
+        os.makedirs(self.directory, exist_ok=True)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        if quiet_outside:
+            quiet = os.open(os.path.join(self.directory, "worker.out"),
+                            os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_TRUNC, 0o600)
+            os.dup2(quiet, 1)
+            os.dup2(quiet, 2)
+            os.close(quiet)
+        # what fds 1 and 2 are between calls
+        self._outside = (os.dup(1), os.dup(2))
+        self._stdout = self._stream(1)
+        self._stderr = self._stream(2)
+        sys.stdout, sys.stderr = self._stdout, self._stderr
+        self._handlers = {sig: signal.getsignal(sig) for sig in _GUARDED_SIGNALS}
+        self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        self._fds: dict[int, int] = {}
+        self._before: frozenset[int] = frozenset(descendants())
+        self._threads = 0
+        self.tainted = False
+        if adopt_orphans:
+            _become_subreaper()
+
+    @staticmethod
+    def _stream(fd: int) -> io.TextIOWrapper:
+        return io.TextIOWrapper(io.BufferedWriter(io.FileIO(fd, "w", closefd=False)),
+                                encoding="utf-8", errors="backslashreplace", line_buffering=True,
+                                write_through=True)
+
+    def start_game(self, guarded: set[int] | frozenset[int]) -> None:
+        """A game starts; the bots of the seats in `guarded` are sandboxed."""
+        self._close_files()
+        for seat in guarded:
+            self._fds[seat] = os.open(output_path(self.directory, seat),
+                                      os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_TRUNC, 0o600)
+        self._threads = _thread_count()
+        self._before = frozenset(descendants())
+
+    def enter(self, seat: int) -> None:
+        fd = self._fds.get(seat)
+        if fd is not None:
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+
+    def leave(self, seat: int) -> None:
+        fd = self._fds.get(seat)
+        if fd is None:
+            return
+        for name, ours in (("stdout", self._stdout), ("stderr", self._stderr)):
+            try:
+                ours.flush()
+            except (OSError, ValueError):  # the bot closed it
+                ours = self._stream(1 if name == "stdout" else 2)
+                setattr(self, "_" + name, ours)
+            if getattr(sys, name) is not ours:
+                setattr(sys, name, ours)
+        os.dup2(self._outside[0], 1)
+        os.dup2(self._outside[1], 2)
+        for sig, handler in self._handlers.items():
+            if signal.getsignal(sig) is not handler:
+                signal.signal(sig, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+        try:
+            if os.fstat(fd).st_size > _OUTPUT_TRIM:
+                tail = read_tail(output_path(self.directory, seat), _OUTPUT_TAIL)
+                os.ftruncate(fd, 0)
+                os.write(fd, ("[... cut]\n" + tail).encode("utf-8", "replace"))
+        except OSError:
+            pass
+
+    def output(self, seat: int) -> str:
+        """The last part of what `seat`'s bot printed in this game ("" if it is not guarded)."""
+        if seat not in self._fds:
+            return ""
+        return read_tail(output_path(self.directory, seat))
+
+    def end_game(self) -> None:
+        """The game is over: end the processes it started, note whether it left threads."""
+        if self._fds:
+            end_processes(keep=self._before)
+            self.tainted = self.tainted or _thread_count() > self._threads
+        self._close_files()
+
+    def _close_files(self) -> None:
+        for fd in self._fds.values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._fds.clear()
+
+    def close(self) -> None:
+        """Stop sandboxing (the output directory is removed if this made it)."""
+        self._close_files()
+        if self._own_directory:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _thread_count() -> int:
+    """Threads of this process: the kernel's count on Linux (it also sees threads started
+    behind the threading module's back), else the threading module's."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _become_subreaper() -> None:
+    """Make orphaned descendants of this process its children (Linux), so that `end_game`
+    can find a bot's detached daemons."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_CHILD_SUBREAPER = 36
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _note_own_signals(mark: Any) -> None:
+    """Wrap the ways Python code sends a signal to its own process (`os.kill`, `os.killpg`,
+    `signal.raise_signal`, `signal.pthread_kill`) so that, called by the main thread (where
+    bots' calls run) or by a process a bot forked, they first call `mark()`: a worker killed by
+    a signal after that killed itself (its bot did), not someone outside."""
+    me = os.getpid()
+    group = os.getpgrp()
+    kill, killpg = os.kill, os.killpg
+    raise_signal, pthread_kill = signal.raise_signal, signal.pthread_kill
+
+    def mine() -> bool:
+        return os.getpid() != me or threading.current_thread() is threading.main_thread()
+
+    def noted_kill(pid: int, sig: int) -> None:
+        if mine() and pid in (me, 0, -group, -1):
+            mark()
+        kill(pid, sig)
+
+    def noted_killpg(pgid: int, sig: int) -> None:
+        if mine() and pgid in (0, group):
+            mark()
+        killpg(pgid, sig)
+
+    def noted_raise(sig: int) -> None:
+        if mine():
+            mark()
+        raise_signal(sig)
+
+    def noted_pthread_kill(tid: int, sig: int) -> None:
+        if mine():
+            mark()
+        pthread_kill(tid, sig)
+
+    os.kill = noted_kill  # type: ignore[assignment]
+    os.killpg = noted_killpg  # type: ignore[assignment]
+    signal.raise_signal = noted_raise  # type: ignore[assignment]
+    signal.pthread_kill = noted_pthread_kill  # type: ignore[assignment]
+
+
 # -- playing a task ------------------------------------------------------------------------------
 
 _seeded_bots: dict[str, bool] | None = None
@@ -311,8 +647,14 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
-    """Play one planned game to the end under the tournament's rules for faults."""
+def play_task(task: GameTask, heartbeat: Any = None,
+              sandbox: BotSandbox | None = None) -> GameOutcome:
+    """Play one planned game to the end under the tournament's rules for faults.
+
+    Every call into a bot's code is a timed call of the referee's: making it, looking up its
+    methods, each of its moves and, at the end, letting it go (its destructor). With a
+    `sandbox`, the seats of users' own bots (`python:` specs) are sandboxed (see `BotSandbox`)
+    and a fault of theirs carries what they printed."""
     start = time.perf_counter()
     cpu_start = time.process_time()
     hb = heartbeat if heartbeat is not None else LocalHeartbeat()
@@ -324,31 +666,46 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
     for a in task.prefix_actions:
         movers.append(state.current_player())
         state.apply_action(a)
-    referee = Referee(task.move_timeout, hb, fallback_seed=task.seed,
-                      faults=[Fault.from_dict(f) for f in task.prefix_faults])
-    bots: list[Any] = []
-    for seat, (name, spec) in enumerate(task.bots):
-        if seat in referee.faulted_seats():
-            bots.append(None)  # play_game seats the fallback bot there
-            continue
-        overrides = _seed_override(spec, task.seed, name)
-        bot, _, fault = referee.call(seat, -1, lambda: make_bot(spec, **overrides),
-                                     limit=referee.setup_limit())
-        if fault is not None:
-            fault.message = "the bot could not be made: " + fault.message
-            referee.add_fault(fault)
-        bots.append(bot)
-    result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee)
+    guarded = {seat for seat, (_, spec) in enumerate(task.bots) if is_foreign(spec)}
+    if sandbox is not None:
+        sandbox.start_game(guarded)
+    try:
+        referee = Referee(task.move_timeout, hb, fallback_seed=task.seed,
+                          faults=[Fault.from_dict(f) for f in task.prefix_faults], guard=sandbox)
+        bots: list[Any] = []
+        for seat, (name, spec) in enumerate(task.bots):
+            if seat in referee.faulted_seats():
+                bots.append(None)  # play_game seats the fallback bot there
+                continue
+            overrides = _seed_override(spec, task.seed, name)
+            made, _, fault = referee.call(seat, -1, _make, spec, overrides,
+                                          limit=referee.setup_limit())
+            if fault is not None:
+                fault.message = "the bot could not be made: " + fault.message
+                referee.add_fault(fault)
+            bots.append(made)
+            made = None
+        result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee)
+        _let_go(referee, bots, len(result.actions))
+        faults = list(referee.faults)
+        if len(faults) > len(result.faults):  # a destructor faulted: it ranks last too
+            result.ranks = forfeit_ranks(result.game_ranks, {f.seat for f in faults})
+        if sandbox is not None:
+            for f in faults[len(task.prefix_faults):]:
+                f.message = with_output(f.message, sandbox.output(f.seat))
+    finally:
+        if sandbox is not None:
+            sandbox.end_game()
     move_times = [round(t, 6) for t in task.prefix_times] + [round(t, 6) for t in result.move_times]
     movers += result.movers
-    faults = {f.seat: f for f in reversed(result.faults)}  # the first fault of each seat
+    first = {f.seat: f for f in reversed(faults)}  # the first fault of each seat
     seats = []
     for seat, (name, spec) in enumerate(task.bots):
         mine = [t for t, m in zip(move_times, movers) if m == seat]
         seats.append(SeatOutcome(
             seat=seat, bot=name, spec=spec, score=int(result.scores[seat]),
             rank=int(result.ranks[seat]), game_rank=int(result.game_ranks[seat]),
-            fault=faults[seat].to_dict() if seat in faults else None, moves=len(mine),
+            fault=first[seat].to_dict() if seat in first else None, moves=len(mine),
             think_seconds=sum(mine), max_move_seconds=max(mine, default=0.0)))
     return GameOutcome(
         run_id=task.run_id, deal=task.deal, seating=task.seating, game=task.game,
@@ -357,7 +714,26 @@ def play_task(task: GameTask, heartbeat: Any = None) -> GameOutcome:
         move_times_json=_compact(move_times), seats=seats,
         duration=time.perf_counter() - start, cpu_seconds=time.process_time() - cpu_start,
         worker=worker_name(),
-        faults=[f.to_dict() for f in result.faults])
+        faults=[f.to_dict() for f in faults])
+
+
+def _make(spec: str, overrides: dict[str, Any]) -> Any:
+    """A bot made from its spec (the body of a timed call)."""
+    return make_bot(spec, **overrides)
+
+
+def _let_go(referee: Referee, bots: list[Any], index: int) -> None:
+    """Drop each bot (the only references are in `bots`) inside a timed call of its seat, so
+    that its destructor runs where a fault is its own; a fault there is recorded at `index`."""
+    for seat in range(len(bots)):
+        if bots[seat] is None:
+            continue
+        holder = [bots[seat]]
+        bots[seat] = None
+        _, _, fault = referee.call(seat, index, holder.clear)
+        if fault is not None and seat not in referee.faulted_seats():
+            fault.message = "letting the bot go at the end of the game: " + fault.message
+            referee.add_fault(fault)
 
 
 def _compact(values: list[Any]) -> str:
@@ -368,17 +744,19 @@ def play_chunk(tasks: list[GameTask]) -> list[GameOutcome | tuple[str, str]]:
     """Play several tasks in this process (a Ray task's body); a task that fails outside any
     bot's call gives ("failed", traceback) in its place."""
     hb = _process_heartbeat()
+    sandbox = _process_sandbox()
     out: list[GameOutcome | tuple[str, str]] = []
     for task in tasks:
         hb.start_task(task)
         try:
-            out.append(play_task(task, hb))
+            out.append(play_task(task, hb, sandbox))
         except Exception:
             out.append(("failed", traceback.format_exc()))
     return out
 
 
 _heartbeat: LocalHeartbeat | None = None
+_sandbox: BotSandbox | None = None
 
 
 def _process_heartbeat() -> LocalHeartbeat:
@@ -387,6 +765,14 @@ def _process_heartbeat() -> LocalHeartbeat:
         _heartbeat = LocalHeartbeat()
         install_watchdog(_heartbeat)
     return _heartbeat
+
+
+def _process_sandbox() -> BotSandbox:
+    """This process's sandbox (a Ray worker's: its own output stays in Ray's logs)."""
+    global _sandbox
+    if _sandbox is None:
+        _sandbox = BotSandbox()
+    return _sandbox
 
 
 def _die_with_parent() -> None:
@@ -400,18 +786,28 @@ def _die_with_parent() -> None:
         pass
 
 
-def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int) -> None:
+def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int,
+                output_dir: str | None = None) -> None:
     """A local pool worker: plays the tasks the pool sends until told to stop or orphaned.
 
     Ctrl-C reaches the whole process group; the worker ignores it and lets the tournament
-    process decide (it stops handing out games and ends the workers)."""
+    process decide (it stops handing out games and ends the workers). The worker leads its own
+    process group, so that the pool can kill it with every process its bots started; its bots'
+    output goes to files in `output_dir` (see `BotSandbox`). After a game whose bots left
+    threads running, it plays no more: it exits and the pool starts a fresh one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
     if os.getppid() != parent_pid:
         return
+    try:
+        os.setpgrp()
+    except OSError:
+        pass
     hb = SharedHeartbeat(slot)
     install_watchdog(hb)
+    _note_own_signals(hb.mark_self_signal)
+    sandbox = BotSandbox(output_dir, quiet_outside=True, adopt_orphans=True)
     while True:
         try:
             message = conn.recv()
@@ -422,7 +818,7 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int) -> None:
         serial, task = message
         hb.start_task(serial, task)
         try:
-            reply: tuple[str, int, Any] = ("done", serial, play_task(task, hb))
+            reply: tuple[str, int, Any] = ("done", serial, play_task(task, hb, sandbox))
         except Exception:
             reply = ("failed", serial, traceback.format_exc())
         hb.end()
@@ -430,3 +826,156 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int) -> None:
             conn.send(reply)
         except (BrokenPipeError, OSError):
             return
+        if sandbox.tainted or reply[0] == "failed":
+            return  # a fresh process for the next game
+
+
+# -- making the bots before a tournament --------------------------------------------------------
+
+class BotSetupError(TiantiError):
+    """A bot cannot be made: its constructor raised, ran past its time, or ended its process."""
+
+
+# How long the checking process may take to start (imports) before its first bot.
+_PROBE_START_SECONDS = 120.0
+
+
+def check_bots(bots: list[tuple[str, str]], move_timeout: float | None) -> None:
+    """Make each (name, spec) bot once, in a fresh process as a worker would (sandboxed, its
+    time limited to `setup_limit(move_timeout)`), before a tournament stores anything: a
+    constructor that raises, hangs, exits or kills its process is a `BotSetupError` naming the
+    bot. The process and whatever the bots started end here; nothing they print gets out."""
+    if not bots:
+        return
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    limit = setup_limit(move_timeout)
+    grace = max(2.0, limit) if limit is not None else None
+    ctx = multiprocessing.get_context("spawn")
+    reader, writer = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_probe_main, args=(writer, list(bots), limit),
+                          name="tianti-bot-check", daemon=True)
+    process.start()
+    writer.close()
+    current: int | None = None  # the bot being made
+    deadline: float | None = time.monotonic() + _PROBE_START_SECONDS
+
+    def who(i: int) -> str:
+        return f"bot {bots[i][0]!r} ({bots[i][1]})"
+
+    try:
+        while True:
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = wait([reader, process.sentinel], timeout)
+            if reader in ready:
+                try:
+                    message = reader.recv()
+                except (EOFError, OSError):
+                    message = None
+                if message is not None:
+                    if message[0] == "start":
+                        current = message[1]
+                        deadline = None if limit is None else time.monotonic() + limit + grace
+                    elif message[0] == "made":
+                        _, i, error, output = message
+                        if error is not None:
+                            raise BotSetupError(f"{who(i)} cannot be made: {error}"
+                                                + _output_note(output))
+                        current, deadline = None, time.monotonic() + _PROBE_START_SECONDS
+                    elif message[0] == "done":
+                        return
+                    continue
+            if process.sentinel in ready or not process.is_alive():
+                process.join(5)
+                code = process.exitcode
+                how = (f"was killed by signal {-code}" if code is not None and code < 0
+                       else f"exited with code {code}")
+                if current is None:
+                    raise BotSetupError(f"the process checking the bots {how} before making one")
+                raise BotSetupError(
+                    f"{who(current)} cannot be made: its process {how} while it was being made"
+                    + _output_note(read_tail(output_path(_probe_dir(process.pid), current))))
+            if not ready:  # the deadline passed
+                if current is None:
+                    raise BotSetupError("the process checking the bots did not start in "
+                                        f"{_PROBE_START_SECONDS:g} s")
+                raise BotSetupError(
+                    f"{who(current)} cannot be made: not made within the time limit of "
+                    f"{limit:g} s (ten moves' time, at most a minute unless a move may take "
+                    f"longer); its process was killed")
+    finally:
+        reader.close()
+        _kill_group(process.pid)
+        process.join(5)
+        shutil.rmtree(_probe_dir(process.pid), ignore_errors=True)
+
+
+def _output_note(output: str, lines: int = 5) -> str:
+    """The last lines a bot printed, for an error message ("" if it printed nothing)."""
+    tail = [line for line in output.strip().splitlines() if line.strip()][-lines:]
+    if not tail:
+        return ""
+    return "\n  its last output:\n" + "\n".join("    " + line[:200] for line in tail)
+
+
+def _probe_dir(pid: int) -> str:
+    return os.path.join(tempfile.gettempdir(), f"tianti-bot-check-{pid}")
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the process group led by `pid` (a worker and what its bots started), if any."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def _probe_main(conn: Connection, bots: list[tuple[str, str]], limit: float | None) -> None:
+    """The checking process of `check_bots`: makes each bot under the watchdog and the
+    sandbox, and lets it go again, reporting each step through `conn`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    try:
+        os.setpgrp()
+    except OSError:
+        pass
+    hb = LocalHeartbeat()
+    install_watchdog(hb)
+    sandbox = BotSandbox(_probe_dir(os.getpid()), quiet_outside=True, adopt_orphans=True)
+    referee = Referee(None, hb, guard=sandbox)
+    sandbox.start_game(set(range(len(bots))))
+    for i, (_, spec) in enumerate(bots):
+        conn.send(("start", i))
+        made, _, fault = referee.call(i, -1, _make_checked, spec, limit=limit)
+        if fault is None and isinstance(made, _SpecProblem):
+            error: str | None = made.message
+        elif fault is not None:
+            error = fault.message.strip().splitlines()[-1] if fault.kind == "error" else fault.message
+        else:
+            error = None
+            holder = [made]
+            made = None
+            _, _, fault = referee.call(i, -1, holder.clear, limit=limit)
+            if fault is not None:
+                error = "its destructor failed: " + fault.message.strip().splitlines()[-1]
+        made = None
+        conn.send(("made", i, error, sandbox.output(i)))
+    sandbox.end_game()
+    conn.send(("done",))
+
+
+class _SpecProblem:
+    """A spec that names no bot that can be made (BotSpecError), said plainly."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _make_checked(spec: str) -> Any:
+    from ai.bots import BotSpecError
+
+    try:
+        return make_bot(spec)
+    except BotSpecError as e:
+        return _SpecProblem(str(e))

@@ -49,9 +49,10 @@ def _own_game(game):
 
 
 def normalize_seed(seed) -> int:
-    """A seed as an unsigned 64-bit int; None draws one from the operating system."""
+    """A seed as an unsigned 64-bit int; None draws one from the operating system (below 2**63,
+    so that it fits the store's SQLite integers)."""
     if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
+        return int.from_bytes(os.urandom(8), "little") >> 1
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if not 0 <= seed < _SEED_LIMIT:

@@ -104,6 +104,12 @@ def _card_text(c: Ctx) -> str:
             f"({amount - symbols} from the card + {symbols} from its persons)")
 
 
+def _topup(c: Ctx) -> str:
+    if c["gained"] == 0:  # 3 yuan or more already: the top-up gives nothing
+        return f"{c['who']} takes no action and keeps its {c['yuan']} yuan (nothing to top up)"
+    return f"{c['who']} takes no action: money topped up by {c['gained']} to {c['yuan']} yuan"
+
+
 def _tribute(c: Ctx) -> str:
     text = f"{c['who']} pays {c['paid']} yuan imperial tribute"
     if c["missing"]:
@@ -238,8 +244,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind("fee", ("yuan", "card", "group"),
               lambda c: f"{c['who']} pays {c['yuan']} yuan to join group {c['group']} "
                         f"({_card(c['card'])}), which already holds a dragon"),
-    EventKind("topup", ("gained", "yuan"),
-              "{who} takes no action: money topped up by {gained} to {yuan} yuan"),
+    EventKind("topup", ("gained", "yuan"), _topup),
     EventKind("card", ("card", "amount", "from_persons", "extra"), _card_text),
     EventKind("tribute", ("paid", "missing", "yuan_left"), _tribute),
     EventKind("drought", ("inhabited", "rice_paid", "unsupplied", "rice_left"), _drought),

@@ -20,7 +20,7 @@ BUILDING_NAMES = tuple(b.name for b in data.BUILDINGS)
 PRAISE_NAMES = tuple(p.name for p in data.PRAISES)
 TUTOR_NAMES = data.TUTORS
 LAYOUT_NAMES = ("pyramid", "stacks", "steps")
-PILE_NAMES = ("green", "yellow", "blue", "red A", "red B")
+PILE_NAMES = ("green", "yellow", "blue", "red 1", "red 2")  # as the choices and the board name them
 CELL_START = ("barren", "settlement", "farmland", "town", "ascent")
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 TIERS = ("", "I", "II", "III")
@@ -60,7 +60,7 @@ def event_tile(tile: int) -> str:
     e = data.EVENT_TILES[tile]
     colour = data.EVENT_COLOURS[e.colour]
     if e.kind == data.EV_EXCHANGE:
-        return f"the {colour} exchange event (money <-> grain)"
+        return f"the {colour} exchange event (money for grain, or grain for money)"
     if e.kind == data.EV_ZERO:
         return f"the {colour} tile 0 (nothing)"
     return f"the {colour} event {e.amount:+d} {data.EVENT_TYPES[e.kind]}"

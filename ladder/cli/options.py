@@ -13,6 +13,7 @@ from engine.core.errors import OptionError
 from engine.registry import game_names, load_game
 
 if TYPE_CHECKING:
+    from ladder.narrate import Line
     from ladder.store import Store
 
 GameArg = Annotated[str, typer.Argument(help=f"the game: {', '.join(game_names())}")]
@@ -134,3 +135,16 @@ def open_store(db: Path | None, create: bool = False, write: bool | None = None)
         return Store(db, create=create, write=create if write is None else write)
     except StoreError as e:
         raise fail(str(e))
+
+
+def echo_narration(lines: list[Line]) -> None:
+    """Print narration lines (ladder/narrate.py) at 80 columns, headers in bold."""
+    from engine.core.text import WIDTH
+    from ladder.narrate import HEADER, render
+
+    for line in lines:
+        for text in render([line], WIDTH):
+            if line.kind == HEADER and text:
+                typer.secho(text, bold=True)
+            else:
+                typer.echo(text)

@@ -21,6 +21,7 @@ from engine.core.text import WIDTH, fit_lines
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
 from ladder.explain import explain_choice, legend
+from ladder.narrate import HEADER, Line, render
 from ladder.play import HUMAN, LoggedMove, PlayError, PlaySession, default_save_path
 
 HELP = """Commands at any prompt:
@@ -31,7 +32,7 @@ HELP = """Commands at any prompt:
   hint             what the strong bot would play here, with its top moves
   undo             back to your previous decision
   board            the full board
-  log              the moves since your last turn
+  log              what happened since your last decision (log all: the whole game)
   save FILE        save the game (resume with: tianti play --load FILE)
   quit             save the game and stop
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
@@ -52,6 +53,16 @@ def say(text: str = "", **style: Any) -> None:
         typer.secho(text, **style)
     else:
         typer.echo(text)
+
+
+def narrate(lines: list[Line]) -> None:
+    """Print narration lines (ladder/narrate.py), headers in bold."""
+    for line in lines:
+        for text in render([line], WIDTH):
+            if line.kind == HEADER and text:
+                say(text, bold=True)
+            else:
+                say(text)
 
 
 def _board(session: PlaySession) -> str:
@@ -227,6 +238,9 @@ def play(
     confirm_forced: Annotated[bool, typer.Option(
         "--confirm-forced", help="ask even when a decision has a single legal choice "
         "(default: it is played for you, with a line saying so)")] = False,
+    show_thinking: Annotated[bool, typer.Option(
+        "--show-thinking", help="after each AI move, print its own estimate (its chance to "
+        "win, or to reach the goal in a solo game) and how long it searched")] = False,
 ) -> None:
     """Play a game against the AI: the board, your choices in words, hints, undo and saves."""
     try:
@@ -244,11 +258,24 @@ def play(
         raise fail(str(e))
     saver = Saver(session, save_to or load or default_save_path(session.state.game.name))
     say(_intro(session))
+    if load is None:
+        narrate(session.narrate_setup())
+    else:
+        say("What happened since your last decision:")
+        narrate(session.story())
     previous: list[str] | None = None
 
     def announce(move: LoggedMove) -> None:
-        say(f"  P{move.player} ({session.specs[move.player]}): {move.text}"
-            + (f"  [{move.seconds:.1f} s]" if move.seconds >= 0.05 else ""))
+        """A bot's move, its estimate (--show-thinking) and the automatic steps after it."""
+        timing = f"  [{move.seconds:.1f} s]" if move.seconds >= 0.05 else ""
+        lines = [Line("move", f"{session.mover_name(move.player)}: {move.text}{timing}")]
+        if show_thinking and move.thinking:
+            lines.append(Line("event", f"P{move.player} {move.thinking}"))
+        narrate(lines + session.narrate_last())
+
+    def played(text: str) -> None:
+        """The person's move and the automatic steps after it."""
+        narrate([Line("move", text)] + session.narrate_last())
 
     try:
         while True:
@@ -259,8 +286,8 @@ def play(
                 return
             choices = session.choices()
             if len(choices) == 1 and not confirm_forced:
-                say(f"  you: {choices[0].text} (the only choice: played for you)")
                 session.choose(choices[0].action)
+                played(f"you: {choices[0].text} (the only choice: played for you)")
                 saver.autosave()
                 continue
             saver.autosave()
@@ -291,12 +318,14 @@ def play(
                     except PlayError as e:
                         say(str(e), fg=typer.colors.RED)
                 elif word == "log":
-                    moves = session.moves_since_my_last_turn()
-                    for m in moves:
-                        who = "you" if m.player == session.seat else f"P{m.player}"
-                        say(f"  {who}: {m.text}")
-                    if not moves:
-                        say("  (no moves since your last turn)")
+                    whole = arg.strip().lower() == "all"
+                    lines = session.story(since_my_last_turn=not whole,
+                                          thinking=show_thinking)
+                    say("The whole game so far:" if whole else
+                        "What happened since your last decision:")
+                    narrate(lines)
+                    if not lines:
+                        say("  (nothing yet)")
                 elif word == "save":
                     if not arg.strip():
                         say("save needs a file name: save FILE")
@@ -310,9 +339,10 @@ def play(
                 elif word == "hint":
                     with _thinking(session.seat, session.hint_spec):
                         h = session.hint()
-                    say(f"hint: {h['text']}", fg=typer.colors.GREEN)
-                    for t in h["top"]:
-                        say(f"   {t['text']}: {t['visits']} visits, value {t['value']:.2f}")
+                    first, *rest = h.lines()
+                    say(first, fg=typer.colors.GREEN)
+                    for text in rest:
+                        say(text)
                 elif word == "undo":
                     if session.undo():
                         # A forced decision would be replayed at once: go back past it.
@@ -329,8 +359,9 @@ def play(
                     except PlayError as e:
                         say(str(e), fg=typer.colors.RED)
                         continue
-                    say(f"  you: {session.state.action_to_string(action)}")
+                    text = session.state.action_to_string(action)
                     session.choose(action)
+                    played(f"you: {text}")
                     saver.autosave()
                     break
     except KeyboardInterrupt:

@@ -7,8 +7,8 @@ import typer
 
 from engine.core.errors import TiantiError
 from engine.registry import load_game
-from ladder.cli.options import DbOpt, fail, open_store
-from ladder.cli.watch import _section
+from ladder.cli.options import DbOpt, echo_narration, fail, open_store
+from ladder.narrate import HEADER, Line, narrator_for
 
 
 def replay(
@@ -18,13 +18,14 @@ def replay(
     db: DbOpt = None,
     board: Annotated[bool, typer.Option("--board/--no-board", help="print the board whenever "
                                         "a new part of the game (month, round) starts")] = True,
-    step: Annotated[bool, typer.Option("--step", help="wait for Enter after each board (q "
-                                       "then Enter stops)")] = False,
+    step: Annotated[bool, typer.Option("--step", help="wait for Enter before each new month "
+                                       "or round (q then Enter stops)")] = False,
 ) -> None:
     """Replay a stored tournament game, board by board, each decision in words.
 
-    Shows who took each decision and how long it thought, the faults where they happened, and
-    the result."""
+    Shows who took each decision and how long it thought, every automatic step of the rules
+    (events, scoring, settlements, the virtual player) narrated, the faults where they
+    happened, and the result."""
     store = open_store(db)
     try:
         g = store.game(game)
@@ -41,18 +42,29 @@ def replay(
         if s["fault"] is not None and s["fault"]["move"] < 0:
             typer.secho(f"  P{s['seat']} {s['bot']} lost by {s['fault']['kind']} before its first "
                         f"move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
-    header = None
-    for i, action in enumerate(g.actions):
-        section = _section(state)
-        if section != header:
-            header = section
-            if step and i > 0 and not _go_on():
-                return
+    narrator = narrator_for(state.game.name)
+    shown = [False]  # whether a month's or round's header has been shown yet
+
+    def tell(lines: list[Line]) -> bool:
+        """Print the narration (and the board after a new header); False: the person stopped
+        the --step replay."""
+        at = next((k for k, line in enumerate(lines) if line.kind == HEADER), None)
+        if at is None:
+            echo_narration(lines)
+            return True
+        echo_narration(lines[:at])
+        if step and shown[0] and not _go_on():
+            return False
+        shown[0] = True
+        echo_narration(lines[at:])
+        if board:
             typer.echo("")
-            if board:
-                typer.echo(str(state))
-            elif section:
-                typer.secho(f"== {section} ==", bold=True)
+            typer.echo(str(state))
+        return True
+
+    if not tell(narrator.setup(state.events(-1))):
+        return
+    for i, action in enumerate(g.actions):
         player = state.current_player()
         if i in faults and faults[i]["seat"] == player:
             f = faults[i]["fault"]
@@ -69,7 +81,10 @@ def replay(
             state.apply_action(action)
         except TiantiError as e:
             raise fail(f"the stored game does not replay at decision {i}: {e}")
-        typer.echo(f"  P{player} {seats[player]['bot']}: {text}  ({_duration(seconds)})")
+        echo_narration([narrator.move(f"P{player} {seats[player]['bot']}: {text}  "
+                                      f"({_duration(seconds)})")])
+        if not tell(narrator.step(state.events())):
+            return
     typer.echo("")
     if board:
         typer.echo(str(state))

@@ -62,9 +62,10 @@ BackendOpt = Annotated[
 ]
 AddressOpt = Annotated[
     Optional[str],
-    typer.Option("--address", help="the Ray cluster to use with --backend ray (e.g. "
-                 "ray://head:10001 or auto; default: start a local Ray instance); its nodes "
-                 "need tianti and any python: bot module installed"),
+    typer.Option("--address", help="the Ray cluster to use with --backend ray: its head's "
+                 "HOST:PORT (e.g. 10.0.0.5:6379) or auto; default: start a local Ray instance. "
+                 "Its nodes need tianti installed; python: bot modules from your folders travel "
+                 "with the run"),
 ]
 ProgressOpt = Annotated[
     Optional[bool], typer.Option("--progress/--no-progress", help="show the progress bar on "
@@ -150,7 +151,7 @@ def run(
     out_fmt = output_format(fmt, json_out)
     try:
         g = make_game(game, players, option)
-        bots = roster(bot, bots_file)
+        bots = roster(bot, bots_file, move_timeout or None)
         if not bots:
             raise TiantiError("name the bots: --bot NAME=SPEC (repeatable) or --bots-file FILE")
         if seed is None:
@@ -178,7 +179,7 @@ def run(
                 if not probe.writable:
                     raise TiantiError(f"the store {probe.path} is read-only: it can be "
                                       f"listed and shown, not added to")
-        back = make_backend(backend.value, workers, address)
+        back = make_backend(backend.value, workers, address, [s for _, s in spec.bots])
     except TiantiError as e:
         raise fail(str(e))
     try:
@@ -243,7 +244,8 @@ def resume(
     store = open_store(db, write=True)
     try:
         info = store.run(run_id)
-        roster([f"{n}={s}" for n, s in info.spec.bots], None)  # the bots must still build
+        roster([f"{n}={s}" for n, s in info.spec.bots], None,  # the bots must still build
+               info.spec.move_timeout)
         missing = len(missing_tasks(store, run_id))
         if missing == 0:
             status = store.set_status(run_id, "finished")
@@ -254,7 +256,7 @@ def resume(
             else:
                 _emit_summary(store, run_id, None, out_fmt)
             return
-        back = make_backend(backend.value, workers, address)
+        back = make_backend(backend.value, workers, address, [s for _, s in info.spec.bots])
         try:
             store.claim_run(run_id, force=force)
         except BaseException:
@@ -290,6 +292,10 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
                 f"({1000 * report.game_cpu_seconds:.1f} ms of CPU); overhead per game: "
                 f"{1000 * report.overhead_seconds:.1f} ms of worker time (start-up, waiting, "
                 f"transfer), {1000 * report.parent_cpu_per_game:.2f} ms of CPU in this process")
+        if report.nodes is not None:
+            typer.echo(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
+                       f"{report.replayed} game{'s' if report.replayed != 1 else ''} played again "
+                       f"after a lost worker or node")
         if report.faults:
             typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "
@@ -462,6 +468,7 @@ def show(
         raise fail(str(e))
     stored = list(store.games(where="g.run_id = ?", params=(run_id,), order="g.deal, g.seating"))
     faults = [(g, s) for g in stored for s in g.seats if s["fault"] is not None]
+    voided = store.voided(run_id)
     missing = len(missing_tasks(store, run_id))
     durations = [g.duration for g in stored]
     if out_fmt is Format.csv:
@@ -481,6 +488,7 @@ def show(
             "summary": run_summary(store, run_id),
             "faults": [{"game": g.id, "deal": g.deal, "seating": g.seating, "bot": s["bot"],
                         **s["fault"]} for g, s in faults],
+            "voided": voided,
             "games": [{"game": g.id, "deal": g.deal, "seating": g.seating,
                        "seats": [s["bot"] for s in g.seats], "scores": [s["score"] for s in g.seats],
                        "ranks": [s["rank"] for s in g.seats]} for g in stored] if games else None,
@@ -493,7 +501,9 @@ def show(
     typer.echo(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots))
     typer.echo(f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
                f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
-    typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing")
+    typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
+               + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
+                  if voided else ""))
     typer.echo(f"times     created {info.created_at}, last update {info.updated_at}"
                f"{f', finished {info.finished_at}' if info.finished_at else ''}; "
                f"{info.wall_seconds:.1f} s of wall time")
@@ -502,6 +512,12 @@ def show(
                    f"average in its worker")
     typer.echo("")
     _print_standings(store, run_id)
+    if voided:
+        typer.echo("")
+        typer.echo(f"voided games ({len(voided)}):")
+        for v in voided:
+            message = v["error"] if errors else v["error"].strip().splitlines()[-1][:160]
+            typer.echo(f"  deal {v['deal']}, seating {v['seating']}: {message}")
     if faults:
         typer.echo("")
         typer.echo(f"faults ({len(faults)}):")

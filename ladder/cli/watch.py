@@ -1,4 +1,4 @@
-"""`tianti watch`: a game between bots, printed move by move."""
+"""`tianti watch`: a game between bots, printed move by move with the rules' automatic steps."""
 from __future__ import annotations
 
 from typing import Annotated, Optional
@@ -7,8 +7,11 @@ import typer
 
 from ai.bots import make_bot
 from engine.core.errors import TiantiError
-from ladder.cli.options import GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, make_game
+from engine.core.text import WIDTH, display_width, fit_lines
+from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, echo_narration,
+                                fail, make_game)
 from ladder.match import MoveEvent, play_game
+from ladder.narrate import HEADER, Line, narrator_for
 
 
 def watch(
@@ -20,9 +23,11 @@ def watch(
         typer.Option("--bot", "-b", help="a bot spec per seat, repeatable (default: random)"),
     ] = None,
     seed: SeedOpt = None,
-    board: Annotated[bool, typer.Option("--board/--no-board", help="show the board each month")] = True,
+    board: Annotated[bool, typer.Option("--board/--no-board", help="show the board each month "
+                                        "or round (the narration is shown either way)")] = True,
 ) -> None:
-    """Watch bots play a whole game: every decision in words, then the final scores."""
+    """Watch bots play a whole game: every decision in words, every automatic step of the
+    rules (events, scoring, settlements, the virtual player) narrated, then the final scores."""
     try:
         g = make_game(game, players, option)
         specs = list(bots or [])
@@ -36,38 +41,44 @@ def watch(
         state = g.new_initial_state(seed)
     except TiantiError as e:
         raise fail(str(e))
-    typer.echo(f"{g!r}, seed {state.seed}")
-    typer.echo("seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs)))
-    last_header = [None]
+    title = getattr(g, "TITLE", g.name)
+    options = ", ".join(f"{k}={v}" for k, v in g.options.items())
+    typer.echo(fit_lines(f"{title} ({options}), seed {state.seed}", WIDTH))
+    seats_line = "seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs))
+    if display_width(seats_line) <= WIDTH:
+        typer.echo(seats_line)
+    else:  # one seat a line: long specs (python:...) stay whole
+        typer.echo("seats:")
+        for i, spec in enumerate(specs):
+            typer.echo(f"  P{i} {spec}")
+    narrator = narrator_for(g.name)
+
+    def tell(lines: list[Line], now) -> None:
+        """Print the narration; with --board, the board after a new month's or round's
+        header (`now`: the state the board shows)."""
+        echo_narration(lines)
+        if board and any(line.kind == HEADER for line in lines):
+            typer.echo("")
+            typer.echo(str(now))
+
+    tell(narrator.setup(state.events(-1)), state)
 
     def show(ev: MoveEvent) -> None:
-        header = _section(ev.state)
-        if header != last_header[0]:
-            last_header[0] = header
-            typer.echo("")
-            if board:
-                typer.echo(str(ev.state))
-            else:
-                typer.secho(f"== {header} ==", bold=True)
-        typer.echo(f"  P{ev.player}: {ev.text}")
+        # ev.state is the state before this move: its last events are the previous move's.
+        if ev.index > 0:
+            tell(narrator.step(ev.state.events()), ev.state)
+        echo_narration([narrator.move(f"P{ev.player}: {ev.text}")])
 
     try:
         result = play_game(state, seats, on_move=show)
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: the game was not finished")
         raise typer.Exit(code=130)
+    if state.move_number() > 0:
+        echo_narration(narrator.step(state.events()))
     typer.echo("")
     typer.echo(str(state))
     typer.echo("")
     for i in sorted(range(len(result.ranks)), key=lambda i: result.ranks[i]):
         typer.echo(f"{result.ranks[i] + 1}. P{i} ({specs[i]}): {result.scores[i]} points")
 
-
-def _section(state) -> str:
-    """The part of the game a move belongs to (a new one prints a header)."""
-    snap = state.snapshot() if hasattr(state, "snapshot") else {}
-    if "month" in snap:
-        return "starting draft" if snap.get("phase") == "draft" else f"month {snap['month']}"
-    if "round" in snap:
-        return f"round {snap['round']}"
-    return ""

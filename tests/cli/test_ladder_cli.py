@@ -135,7 +135,8 @@ def test_replay_steps_through_a_game(db: Path) -> None:
     result = tianti("replay", 1, faulted["game"], "--db", db, "--no-board")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "== month 12 ==" in out and "== starting draft ==" in out
+    assert "== Month 12: " in out and "== The starting draft" in out
+    assert "End of month 12: " in out and "Month 12 scoring" in out and "The ranking:" in out
     assert "raises lost by error: RuntimeError: this bot always fails here" in out
     assert out.count(" points") == 3
     boards = tianti("replay", 1, faulted["game"], "--db", db)

@@ -141,6 +141,17 @@ def test_emil_tops_up_to_3_yuan():
     assert e.text == "P4 takes no action: money topped up by 2 to 3 yuan"
 
 
+def test_no_action_with_3_yuan_or_more_tops_up_nothing():
+    s = started(players=5)
+    blank_month(s, 3, "peace", groups=GROUPS5, tracks=[1, 2, 3, 4, 50])
+    s._debug_set_player(EMIL, yuan=5)
+    s._debug_start_round("action")
+    s.apply_action(LAYOUT["topup"])
+    (e,) = s.events()
+    assert e.amounts == {"gained": 0, "yuan": 5}
+    assert e.text == "P4 takes no action and keeps its 5 yuan (nothing to top up)"
+
+
 def test_dora_research_1_plus_2_plus_3_is_a_scoring_event():
     s = started(players=5)
     blank_month(s, 3, "peace", groups=GROUPS5, tracks=[1, 2, 3, 40, 5])

@@ -348,3 +348,246 @@ def mutating() -> MutatingBot:
 
 def polite() -> Polite:
     return Polite()
+
+
+# -- answers, attributes and constructors that misbehave where the referee looks at them ---------
+
+class _Answer:
+    """An answer whose conversion to an int (or whose repr, or whose description) is the
+    misbehaviour: `how` is raise, sleep, exit (sys.exit), os_exit, or repr_exit (no __index__,
+    and a repr that calls sys.exit)."""
+
+    def __init__(self, how: str, value: int) -> None:
+        self.how = how
+        self.value = value
+
+    def __index__(self) -> int:
+        how = self.how
+        if how == "raise":
+            raise RuntimeError("this answer cannot be read")
+        if how == "sleep":
+            time.sleep(3600)
+        if how == "exit":
+            sys.exit(3)
+        if how == "os_exit":
+            os._exit(0)
+        if how == "repr_exit":
+            raise TypeError("not an integer")  # so the referee shows it with repr()
+        return self.value
+
+    def __repr__(self) -> str:
+        if self.how == "repr_exit":
+            sys.exit(4)
+        return f"_Answer({self.how})"
+
+
+class BadAnswer(_Misbehaving):
+    """Answers a `_Answer(how)` at its `after`-th decision."""
+
+    def __init__(self, how: str = "raise", after: str | int = 3) -> None:
+        super().__init__(after)
+        self.how = how
+
+    def misbehave(self, state: Any) -> Any:
+        return _Answer(self.how, state.legal_actions()[0])
+
+
+def bad_answer(how: str = "raise", after: str = "3") -> BadAnswer:
+    return BadAnswer(how, after)
+
+
+class _Unspeakable(Exception):
+    """An exception whose description is the misbehaviour (exits, or sleeps)."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(how)
+        self.how = how
+
+    def __str__(self) -> str:
+        if self.how == "exit":
+            sys.exit(5)
+        time.sleep(3600)
+        return "never"
+
+
+class BadException(_Misbehaving):
+    """Raises an exception whose `__str__` exits (`how=exit`) or sleeps (`how=sleep`)."""
+
+    def __init__(self, how: str = "exit", after: str | int = 3) -> None:
+        super().__init__(after)
+        self.how = how
+
+    def misbehave(self, state: Any) -> Any:
+        raise _Unspeakable(self.how)
+
+
+def bad_exception(how: str = "exit", after: str = "3") -> BadException:
+    return BadException(how, after)
+
+
+class Elusive:
+    """Plays first-legal moves, but asking it whether it has `restart` or `inform_action` runs
+    its `__getattr__`, which misbehaves (`how`: raise, sleep, exit)."""
+
+    def __init__(self, how: str = "sleep") -> None:
+        self.how = how
+
+    def step(self, state: Any) -> int:
+        return state.legal_actions()[0]
+
+    def __getattr__(self, name: str) -> Any:
+        if self.how == "raise":
+            raise RuntimeError(f"no {name} here")
+        if self.how == "exit":
+            sys.exit(6)
+        time.sleep(3600)
+        raise AttributeError(name)
+
+
+def elusive(how: str = "sleep") -> Elusive:
+    return Elusive(how)
+
+
+def make_and_misbehave(how: str = "hang") -> Any:
+    """A factory that prints, then misbehaves instead of making a bot (`how`: hang, exit
+    (sys.exit(0)), os_exit, raise, kill (SIGKILL to its own process)); `ok`: it makes one."""
+    print("making the bot ...")
+    sys.stderr.write("a warning from the constructor\n")
+    if how == "hang":
+        time.sleep(3600)
+    elif how == "exit":
+        sys.exit(0)
+    elif how == "os_exit":
+        os._exit(3)
+    elif how == "raise":
+        raise RuntimeError("no bot today")
+    elif how == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return First()
+
+
+# -- a bot that prints, forks and thinks slowly, and its well-behaved twin -----------------------
+
+class Twin:
+    """A seeded random player (one draw per decision, so its moves depend only on its seed
+    and the decisions it is asked)."""
+
+    def __init__(self, seed: str | int = 0) -> None:
+        self.rng = random.Random(int(seed))
+
+    def step(self, state: Any) -> int:
+        return self.rng.choice(state.legal_actions())
+
+
+class Noisy(Twin):
+    """`Twin`'s moves, with bad manners: prints to stdout and stderr at every decision (through
+    `print`, `sys.stderr` and the file descriptors), sleeps `ms` milliseconds, and at its first
+    decision forks itself (the child returns a move too), starts a process in its own session
+    that would sleep a minute, and writes the pids of both to `pids` (a directory) if given."""
+
+    def __init__(self, seed: str | int = 0, ms: str | float = 2, pids: str = "") -> None:
+        super().__init__(seed)
+        self.seconds = float(ms) / 1000
+        self.pids = pids
+        self.calls = 0
+
+    def step(self, state: Any) -> int:
+        import subprocess
+
+        self.calls += 1
+        action = super().step(state)
+        print(f"noisy: thinking about decision {self.calls}")
+        sys.stderr.write("noisy: a line on stderr\n")
+        os.write(1, b"noisy: straight to fd 1\n")
+        os.write(2, b"noisy: straight to fd 2\n")
+        if self.calls == 1:
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                                     start_new_session=True)
+            forked = os.fork()
+            if forked == 0:  # the child plays on as if it were the bot; the referee ends it
+                return action
+            if self.pids:
+                for pid in (child.pid, forked):
+                    with open(os.path.join(self.pids, str(pid)), "w") as f:
+                        f.write("bot child\n")
+        time.sleep(self.seconds)
+        return action
+
+
+def twin(seed: str = "0") -> Twin:
+    return Twin(seed)
+
+
+def noisy(seed: str = "0", ms: str = "2", pids: str = "") -> Noisy:
+    return Noisy(seed, ms, pids)
+
+
+class Sleepy(First):
+    """First-legal moves; at its `after`-th decision writes its pid to the file `marker`
+    (once: if the file does not exist yet) and sleeps `seconds` (within the move time limit):
+    the moment for a test to kill or stop its worker from outside, during its call."""
+
+    def __init__(self, after: str | int = 3, seconds: str | float = 3, marker: str = "") -> None:
+        self.after = int(after)
+        self.seconds = float(seconds)
+        self.marker = marker
+        self.calls = 0
+
+    def step(self, state: Any) -> int:
+        self.calls += 1
+        if self.calls == self.after and self.marker and not os.path.exists(self.marker):
+            with open(self.marker + ".tmp", "w") as f:
+                f.write(str(os.getpid()))
+            os.rename(self.marker + ".tmp", self.marker)
+            time.sleep(self.seconds)
+        return super().step(state)
+
+
+def sleepy(after: str = "3", seconds: str = "3", marker: str = "") -> Sleepy:
+    return Sleepy(after, seconds, marker)
+
+
+class Assassin(First):
+    """At its `after`-th decision starts a thread that kills its process with SIGKILL: from
+    a thread of its own, which the worker cannot tell from a kill from outside."""
+
+    def __init__(self, after: str | int = 3) -> None:
+        self.after = int(after)
+        self.calls = 0
+
+    def step(self, state: Any) -> int:
+        import threading
+
+        self.calls += 1
+        if self.calls == self.after:
+            threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGKILL)).start()
+        return super().step(state)
+
+
+def assassin(after: str = "3") -> Assassin:
+    return Assassin(after)
+
+
+class Saboteur(First):
+    """At its `after`-th decision breaks the worker's own code (the function that encodes a
+    finished game): the game then fails outside any bot's call, which no referee can pin on
+    anyone."""
+
+    def __init__(self, after: str | int = 3) -> None:
+        self.after = int(after)
+        self.calls = 0
+
+    def step(self, state: Any) -> int:
+        self.calls += 1
+        if self.calls == self.after:
+            import ladder.worker
+
+            def broken(values: Any) -> str:
+                raise RuntimeError("sabotaged")
+
+            ladder.worker._compact = broken  # type: ignore[assignment]
+        return super().step(state)
+
+
+def saboteur(after: str = "3") -> Saboteur:
+    return Saboteur(after)

@@ -6,7 +6,7 @@ import pytest
 import engine
 from ai.bots import make_bot
 from engine.core.state import State
-from ladder.match import Fault, Referee, forfeit_ranks, play_game
+from ladder.match import Fault, Referee, forfeit_ranks, play_game, setup_limit
 from ladder.worker import _process_heartbeat
 from tests.ladder import bad_bots
 
@@ -110,11 +110,13 @@ def test_forfeit_ranks_put_faulted_seats_last_and_keep_the_others_order() -> Non
 
 
 def test_making_a_bot_is_not_held_to_the_move_time_limit() -> None:
-    slow_start = Referee(move_timeout=0.01)
-    value, seconds, fault = slow_start.call(0, -1, lambda: bad_bots.Slow(ms=30).step(_state()),
+    """Making a bot may take ten moves' time, at most a minute unless one move may take longer."""
+    slow_start = Referee(move_timeout=0.05)
+    value, seconds, fault = slow_start.call(0, -1, lambda: bad_bots.Slow(ms=60).step(_state()),
                                             limit=slow_start.setup_limit())
-    assert fault is None and seconds > 0.01
-    assert slow_start.setup_limit() == 60.0 and Referee().setup_limit() is None
-    _, _, fault = slow_start.call(0, 3, lambda: bad_bots.Slow(ms=30).step(_state()))
+    assert fault is None and seconds > 0.05
+    assert slow_start.setup_limit() == 0.5 and Referee().setup_limit() is None
+    assert [setup_limit(t) for t in (1.0, 10.0, 60.0, 120.0)] == [10.0, 60.0, 60.0, 120.0]
+    _, _, fault = slow_start.call(0, 3, lambda: bad_bots.Slow(ms=60).step(_state()))
     assert fault is not None and fault.kind == "timeout"
-    assert "past the move time limit of 0.01 s" in fault.message
+    assert "past the move time limit of 0.05 s" in fault.message

@@ -240,7 +240,7 @@ def test_play_session_bots_and_hints_get_views(monkeypatch: pytest.MonkeyPatch) 
         if session.state.is_terminal():
             break
         hint = session.hint()
-        assert hint["action"] in session.state.legal_actions()
+        assert hint.action in session.state.legal_actions()
         session.choose(session.state.legal_actions()[0])
     assert len(given) >= 4 and not any(is_state or changed for is_state, changed in given)
     assert State.from_record(session.state.to_record()).raw_bytes() == session.state.raw_bytes()

@@ -185,7 +185,7 @@ def test_recruitment_example_turns_the_next_card_up():
     s.apply_action(act("recruit", 3))
     top = one(s.events(), "pile_top")
     assert top.amounts == {"pile": 3, "talent": talent("pioneer"), "cards": 1}
-    assert top.text == "the red A talent pile shows the pioneer face up (1 card(s) in the pile)"
+    assert top.text == "the red 1 talent pile shows the pioneer face up (1 card(s) in the pile)"
 
 
 def test_sacrifice_and_celebration_reputation_events():
@@ -257,7 +257,7 @@ def test_virtual_player_recruitment_example_events():
     assert one(ev, "virtual_recruit").text == ("virtual player's recruitment (edict 11): P0 "
                                                "removes a wilderness talent")
     s.apply_action(act("recruit", 3))
-    assert one(s.events(), "pile_top").text == "the red A talent pile is empty"
+    assert one(s.events(), "pile_top").text == "the red 1 talent pile is empty"
 
 
 def test_virtual_player_first_flips_an_event_for_nothing():
