@@ -67,7 +67,9 @@ def _section(state) -> str:
     """The part of the game a move belongs to (a new one prints a header)."""
     snap = state.snapshot() if hasattr(state, "snapshot") else {}
     if "month" in snap:
-        return "starting draft" if snap.get("phase") == "draft" else f"month {snap['month']}"
+        if snap.get("phase") in ("draft", "start"):
+            return "starting draft"
+        return f"month {snap['month']}"
     if "round" in snap:
         return f"round {snap['round']}"
     return ""
