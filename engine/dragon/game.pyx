@@ -253,6 +253,11 @@ cdef class DragonState(State):
             "todo": s.todo,
             "need": [s.need[j] for j in range(n)],
             "release_mode": "drought" if s.release_mode == REL_DROUGHT else "any",
+            # Why a release round is due: the month's event, the wall scoring after a Mongol
+            # invasion, or the final wall scoring (None outside a release round).
+            "release_cause": (None if s.phase != PH_RELEASE
+                              else "wall" if s.flow == FLOW_SUPER
+                              else "wall final" if s.flow == FLOW_FINAL else "event"),
             "release_palace": None if s.release_palace == NONE8 else s.release_palace,
             "sunrise_taken": [k for k in range(N_KINDS) if (s.sunrise_taken >> k) & 1],
             "seats": seats,

@@ -31,8 +31,13 @@ def kind_name(k: int) -> str:
 
 
 def kind_plural(k: int) -> str:
+    """The kind's name in the plural: craftsmen, court ladies, monks."""
     name = data.KINDS[k].name
-    return name[:-3] + "men" if name.endswith("man") else name + "s"
+    if name.endswith("man"):
+        return name[:-3] + "men"
+    if name.endswith("y") and name[-2:-1] not in ("a", "e", "o", "u"):
+        return name[:-1] + "ies"
+    return name + "s"
 
 
 def card_name(c: int) -> str:
@@ -185,6 +190,10 @@ def decision_text(snap: Snapshot) -> str:
         return f"{who} houses the {type_name(snap['pending_type'])}"
     if phase == "release":
         ev = event_name(snap["events"][snap["month"] - 1])
+        if snap.get("release_cause") == "wall":
+            ev = "the wall did not reach the Mongols: fewest wall sections"
+        elif snap.get("release_cause") == "wall final":
+            ev = "final wall scoring: fewest wall sections"
         n = snap["need"][cur]
         if snap["release_mode"] == "drought":
             return (f"{who} must release a person from each unsupplied palace "
