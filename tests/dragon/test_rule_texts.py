@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.dragon import data
 from engine.dragon.game import LAYOUT
-from tests.dragon.helpers import blank_month, kind_index, release, started
+from tests.dragon.helpers import blank_month, floors, kind_index, release, started
 
 
 def test_wall_release_after_the_mongols_names_the_wall():
@@ -50,3 +50,45 @@ def test_contract_names_court_ladies():
     assert s.action_to_string(LAYOUT["contract"] + kind_index("craftsman")).endswith("craftsmen")
     assert s.action_to_string(LAYOUT["contract"] + kind_index("monk")).endswith("monks")
     assert len(data.KINDS) == 9
+
+
+# -- Item 7: readings written down in RULES.md, pinned here --------------------------------------
+
+def test_no_privilege_card_under_2_yuan():
+    # "Os jogadores que escolherem essa ação pagam 2 yuans para obter um pequeno privilégio".
+    s = started(players=3)
+    blank_month(s, 3, "peace", groups=[["privilege"], ["taxes", "build", "harvest"],
+                                        ["fireworks", "military parade", "research"]])
+    s._debug_set_player(0, yuan=1)
+    s._debug_start_round("action")
+    assert s.current_player() == 0
+    legal = s.legal_actions()
+    assert LAYOUT["privilege_small"] not in legal and LAYOUT["privilege_large"] not in legal
+
+
+def test_a_player_with_no_persons_has_the_fewest_helmets():
+    # "o jogador ou jogadores com menos capacetes devem liberar 1 pessoa"; "(incluindo, por
+    # exemplo, nenhum)".
+    s = started(players=3)
+    s._debug_set_player(0, palaces=[(2, [])])
+    s._debug_set_player(1, palaces=[(2, ["young warrior"])])
+    s._debug_set_player(2, palaces=[(2, ["craftsman"])])
+    blank_month(s, 5, "mongol invasion")
+    s._debug_run_from("event")
+    fewest = sorted(e.seat for e in s.events() if e.kind == "mongol_fewest")
+    assert fewest == [0, 2]                             # seat 0: no persons, 0 helmets
+    assert s.snapshot()["need"] == [0, 0, 1]            # ... and nobody to release
+
+
+def test_super_event_comes_before_the_month_7_decay():
+    # "O efeito do Super Evento escolhido é tratado após o evento normal e antes da pontuação da
+    # sétima rodada": the Sunrise's newcomer keeps an empty palace from decaying.
+    s = started(players=2, super_event="sunrise")
+    for i in range(2):
+        s._debug_set_player(i, palaces=[(2, ["craftsman", "court lady"]), (2, [])])
+    blank_month(s, 7, "peace")
+    s._debug_run_from("event")
+    while s.snapshot()["phase"] in ("sunrise", "place"):
+        legal = s.legal_actions()
+        s.apply_action(LAYOUT["place"] + 1 if LAYOUT["place"] + 1 in legal else legal[0])
+    assert floors(s, 0) == [2, 2] and floors(s, 1) == [2, 2]
