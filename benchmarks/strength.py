@@ -14,6 +14,16 @@ import time
 from ai.evaluate import head_to_head
 
 
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    """`KEY=VALUE` strings as game options (true/false as booleans, digits as integers)."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        out[key] = (value.lower() == "true" if value.lower() in ("true", "false")
+                    else int(value) if value.isdigit() else value)
+    return out
+
+
 def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
     it = iterations
     return {
@@ -41,14 +51,18 @@ def main() -> None:
                     help="the strong bot's iteration budget per move (0: its 1 s time budget)")
     ap.add_argument("--deals", type=int, default=25)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game option (repeatable), e.g. -o optional_edict_effects=true")
     ap.add_argument("--only", nargs="*", help="match names to run")
     args = ap.parse_args()
+    options = parse_options(args.option)
     strong = f"strong(iterations={args.iterations})" if args.iterations else "strong"
     table = matches(args.iterations or 20000, strong)
     for name in args.only or list(table):
         a, others = table[name]
         start = time.time()
-        r = head_to_head(args.game, a, others, args.deals, workers=args.workers, seed=7)
+        r = head_to_head(args.game, a, others, args.deals, options=options,
+                         workers=args.workers, seed=7)
         share = 1 / (len(others) + 1)
         print(f"| {name} | {a} vs {', '.join(others)} | {r.games} | {r.win_rate:.1%} "
               f"({r.interval()[0]:.1%}-{r.interval()[1]:.1%}) | {share:.0%} | "

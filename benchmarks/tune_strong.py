@@ -11,6 +11,17 @@ import argparse
 
 from ai.evaluate import head_to_head
 
+
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    """`KEY=VALUE` strings as game options (true/false as booleans, digits as integers)."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        out[key] = (value.lower() == "true" if value.lower() in ("true", "false")
+                    else int(value) if value.isdigit() else value)
+    return out
+
+
 CANDIDATES = [
     "playout=random",
     "playout=heuristic,epsilon=0.2",
@@ -28,15 +39,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--game", default="dragon")
     ap.add_argument("--millis", type=float, default=50)
+    ap.add_argument("--iterations", type=int, default=0,
+                    help="equal iterations a move instead of equal time (0: use --millis)")
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--baseline", default="playout=random")
+    ap.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game option (repeatable), e.g. -o optional_edict_effects=true")
     ap.add_argument("--only", nargs="*", help="candidate option strings to test instead")
     args = ap.parse_args()
-    base = f"ismcts(millis={args.millis},{args.baseline})"
+    options = parse_options(args.option)
+    budget = f"iterations={args.iterations}" if args.iterations else f"millis={args.millis}"
+    base = f"ismcts({budget},{args.baseline})"
     for cand in args.only or CANDIDATES:
-        spec = f"ismcts(millis={args.millis},{cand})"
-        r = head_to_head(args.game, spec, [base], args.deals, workers=args.workers, seed=1)
+        spec = f"ismcts({budget},{cand})"
+        r = head_to_head(args.game, spec, [base], args.deals, options=options,
+                         workers=args.workers, seed=1)
         print(f"{cand:48} vs {args.baseline}: {r}  ({r.seconds_per_move * 1000:.0f} ms/move)",
               flush=True)
 

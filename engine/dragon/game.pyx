@@ -35,6 +35,7 @@ PHASE_NAMES = {
     PH_SUNRISE: "sunrise",
     PH_CONTRACT: "contract",
     PH_OVER: "over",
+    PH_START: "start",
 }
 
 # Where each kind of decision starts in the action-id space (see state.pxd).
@@ -59,6 +60,7 @@ LAYOUT = {
     "tornado": A_TORNADO,
     "sunrise": A_SUNRISE,
     "contract": A_CONTRACT,
+    "start": A_START,
     "end": N_ACTIONS,
 }
 CONSTANTS = {
@@ -246,10 +248,16 @@ cdef class DragonState(State):
             "track_order": [order[j] for j in range(n)],
             "round_order": [s.order[j] for j in range(n)],
             "wall": [(s.wall_owner[j], s.wall_bonus[j]) for j in range(s.wall_len)],
-            "pending_type": None if s.phase != PH_PLACE else s.pending_type,
+            "pending_type": (s.pending_type if s.phase == PH_PLACE or s.phase == PH_START
+                             else None),
             "todo": s.todo,
             "need": [s.need[j] for j in range(n)],
             "release_mode": "drought" if s.release_mode == REL_DROUGHT else "any",
+            # Why a release round is due: the month's event, the wall scoring after a Mongol
+            # invasion, or the final wall scoring (None outside a release round).
+            "release_cause": (None if s.phase != PH_RELEASE
+                              else "wall" if s.flow == FLOW_SUPER
+                              else "wall final" if s.flow == FLOW_FINAL else "event"),
             "release_palace": None if s.release_palace == NONE8 else s.release_palace,
             "sunrise_taken": [k for k in range(N_KINDS) if (s.sunrise_taken >> k) & 1],
             "seats": seats,

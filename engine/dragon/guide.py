@@ -130,8 +130,9 @@ GUIDE: dict[str, Topic] = {
             "peace in months 1 and 2, the other ten shuffled (never two equal ones side by "
             "side).",
             "Starting draft: in seat order each player takes two young persons of different "
-            "kinds (not the same pair as another player), houses them and moves its person "
-            "marker by their steps.",
+            "kinds (not the same pair as another player), moves its person marker by their "
+            "steps and houses them: one in each palace, or both in one palace (the other then "
+            "stays empty and loses a floor at each decay, but needs no rice in a drought).",
         ),
     ),
     "month": Topic(
@@ -263,4 +264,6 @@ def explain_action(snap: dict[str, Any], action: int) -> str:
         return SUPER_EVENTS["tornado"]
     if action < L["contract"]:
         return SUPER_EVENTS["sunrise"]
-    return SUPER_EVENTS["contract"]
+    if action < L["start"]:
+        return SUPER_EVENTS["contract"]
+    return GUIDE["setup"].paragraphs[1]

@@ -101,7 +101,7 @@ cdef int dragon_check(const DragonStruct* s, int* buf) noexcept nogil:
             cards += (pl.hand >> k) & 1
         cards += pl.wild
         # One card per month 1-11: before month m's person phase at most 12 - m remain.
-        if s.phase != PH_DRAFT and cards > N_MONTHS - 1 - s.month + (1 if s.phase <= PH_ACTION else 0):
+        if s.phase != PH_DRAFT and s.phase != PH_START and cards > N_MONTHS - 1 - s.month + (1 if s.phase <= PH_ACTION else 0):
             bad |= BAD_CARDS
         if s.opt.great_wall:
             k = 0
@@ -109,7 +109,7 @@ cdef int dragon_check(const DragonStruct* s, int* buf) noexcept nogil:
                 k += (pl.wall_unused >> j) & 1
             if k + pl.wall_built != N_WALL_BONUSES:
                 bad |= BAD_WALL
-    if s.phase == PH_PLACE:
+    if s.phase == PH_PLACE or s.phase == PH_START:
         held[s.pending_type] += 1   # taken from the display, not yet housed
     for j in range(N_TYPES):
         if s.display[j] + held[j] + s.gone[j] != START[n][j]:

@@ -93,7 +93,8 @@ ctypedef struct Outlook:
 
 cdef void outlook(const DragonStruct* s, Outlook* o) noexcept nogil:
     cdef int m, first
-    cdef bint now = s.phase == PH_PERSON or s.phase == PH_PLACE or s.phase == PH_DRAFT
+    cdef bint now = (s.phase == PH_PERSON or s.phase == PH_PLACE or s.phase == PH_DRAFT
+                     or s.phase == PH_START)
     first = s.month if now else s.month + 1
     memset(o, 0, sizeof(Outlook))
     for m in range(first, N_MONTHS):
@@ -308,6 +309,11 @@ cdef double action_value(const DragonStruct* s, int a, const Outlook* o) noexcep
         return 0.0
     if ph == PH_RELEASE or (ph == PH_QUAKE and a < A_QUAKE):
         return release_value(s, pl, a - A_RELEASE, o)
+    if ph == PH_START:
+        # The second starting person: its own palace (keeps it from decaying) or beside the
+        # first (the other palace is then empty until a recruit or a build fills it); valued
+        # as any placement, which favours one per palace without ruling out sharing.
+        return place_value(s, pl, s.pending_type, 0 if a == A_START + 1 else 1)
     if ph == PH_DRAFT:
         return (person_value(s, pl, PAIR_A[a - A_DRAFT], 2, o)
                 + person_value(s, pl, PAIR_B[a - A_DRAFT], 2, o))

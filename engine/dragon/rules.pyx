@@ -846,6 +846,10 @@ cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
         if s.release_mode == REL_DROUGHT:
             return legal_drought(s, pl, out)
         return push_keys(pl, A_RELEASE, max(0, s.last_choice), -1, s.need[s.cur] - 1, out, 0)
+    if ph == PH_START:
+        out[0] = A_START
+        out[1] = A_START + 1
+        return 2
     if ph == PH_DRAFT:
         for i in range(N_PAIRS):
             if not (s.pairs_taken >> i) & 1 and s.display[PAIR_A[i]] > 0 and s.display[PAIR_B[i]] > 0:
@@ -1148,16 +1152,29 @@ cdef void apply_contract(DragonStruct* s, DragonPlayer* pl, int k) noexcept nogi
 
 
 cdef void apply_draft(DragonStruct* s, int pair) noexcept nogil:
+    """A draft pick: both tiles leave the display, the marker moves by both values, the first
+    person moves into the first palace; the second waits for PH_START ("Agora e ao longo do
+    jogo, os jogadores devem colocar cada pessoa abaixo de qualquer um dos seus palácios")."""
     cdef DragonPlayer* pl = &s.p[s.cur]
     cdef int a = PAIR_A[pair], b = PAIR_B[pair]
     s.pairs_taken |= (<uint64_t>1) << pair
     s.display[a] -= 1
     s.display[b] -= 1
     person_add(pl, 0, a)
-    person_add(pl, 1, b)
     move_marker(s, s.cur, TYPE_VALUE[a] + TYPE_VALUE[b])
+    s.pending_type = <uint8_t>b
+    s.phase = PH_START
+
+
+cdef void apply_start(DragonStruct* s, int together) noexcept nogil:
+    """House the second starting person: in the first palace with the first (`together`) or in
+    the second (the two 2-floor palaces are alike, so these are the only two outcomes); then
+    the next seat drafts, or month 1 begins."""
+    person_add(&s.p[s.cur], 0 if together else 1, s.pending_type)
+    s.pending_type = NONE8
     if s.cur + 1 < s.opt.n_players:
         s.cur += 1
+        s.phase = PH_DRAFT
     else:
         s.month = 0
         start_month(s, ev_sink() != NULL)
@@ -1178,6 +1195,8 @@ cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
         apply_release(s, pl, a)
     elif ph == PH_DRAFT:
         apply_draft(s, a - A_DRAFT)
+    elif ph == PH_START:
+        apply_start(s, a - A_START)
     elif ph == PH_QUAKE:
         apply_quake(s, pl, a)
     elif ph == PH_FLOOD:

@@ -114,6 +114,8 @@ cdef enum:
     PH_SUNRISE = 9          # sunrise: take a young person without a card
     PH_CONTRACT = 10        # contract: pick the person kind to collect from
     PH_OVER = 11            # the game has ended
+    PH_START = 12           # after a draft pick: house the second starting person (with the
+                            # first, or in the other palace); `pending_type` holds it
 
 # Where the automatic month-end sequence stands (DragonStruct.flow).
 cdef enum:
@@ -152,7 +154,9 @@ cdef enum:
     A_TORNADO = A_FLOOD + 3                       # + kind (9 = wildcard): discard that card
     A_SUNRISE = A_TORNADO + N_KINDS + 1           # + kind: take a young person of that kind
     A_CONTRACT = A_SUNRISE + N_KINDS              # + kind: collect from your persons of that kind
-    N_ACTIONS = A_CONTRACT + N_KINDS
+    A_START = A_CONTRACT + N_KINDS                # + 0: the starting persons one per palace;
+                                                  # + 1: both in the first palace (PH_START)
+    N_ACTIONS = A_START + 2
     MAX_LEGAL = 2 * MAX_PALACES                   # room for any legal-action list
 
 
@@ -208,7 +212,7 @@ ctypedef struct DragonStruct:
     uint8_t n_groups            # action groups this month (= players)
     uint8_t card_group[N_CARDS_MAX]  # group of each action card this month
     uint8_t group_dragons[MAX_PLAYERS]  # dragons on each group this month
-    uint8_t pending_type        # person type waiting to be placed (PH_PLACE)
+    uint8_t pending_type        # person type waiting to be placed (PH_PLACE, PH_START)
     uint8_t todo                # units left in the current multi-step decision
     int16_t last_choice         # canonical order: the previous choice of this multi-step decision
     uint8_t release_mode        # REL_* of the release round in progress

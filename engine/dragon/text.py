@@ -31,8 +31,13 @@ def kind_name(k: int) -> str:
 
 
 def kind_plural(k: int) -> str:
+    """The kind's name in the plural: craftsmen, court ladies, monks."""
     name = data.KINDS[k].name
-    return name[:-3] + "men" if name.endswith("man") else name + "s"
+    if name.endswith("man"):
+        return name[:-3] + "men"
+    if name.endswith("y") and name[-2:-1] not in ("a", "e", "o", "u"):
+        return name[:-1] + "ies"
+    return name + "s"
 
 
 def card_name(c: int) -> str:
@@ -155,8 +160,13 @@ def action_text(snap: Snapshot, a: int) -> str:
         return f"tornado: discard the {kind_name(k)} card"
     if a < L["contract"]:
         return f"sunrise: take a {type_name(a - L['sunrise'])}"
-    k = a - L["contract"]
-    return f"contract: collect from your {kind_plural(k)}"
+    if a < L["start"]:
+        k = a - L["contract"]
+        return f"contract: collect from your {kind_plural(k)}"
+    who = type_name(snap["pending_type"]) if snap["pending_type"] is not None else "second person"
+    if a == L["start"]:
+        return f"put the {who} in the other palace (one person in each)"
+    return f"put the {who} in the same palace as the first (the other stays empty and decays)"
 
 
 def decision_text(snap: Snapshot) -> str:
@@ -168,6 +178,8 @@ def decision_text(snap: Snapshot) -> str:
     who = f"player {cur}"
     if phase == "draft":
         return f"{who} drafts two starting persons"
+    if phase == "start":
+        return f"{who} houses the second starting person, the {type_name(snap['pending_type'])}"
     if phase == "action":
         return f"{who} chooses an action (month {snap['month']})"
     if phase == "build":
@@ -178,6 +190,10 @@ def decision_text(snap: Snapshot) -> str:
         return f"{who} houses the {type_name(snap['pending_type'])}"
     if phase == "release":
         ev = event_name(snap["events"][snap["month"] - 1])
+        if snap.get("release_cause") == "wall":
+            ev = "the wall did not reach the Mongols: fewest wall sections"
+        elif snap.get("release_cause") == "wall final":
+            ev = "final wall scoring: fewest wall sections"
         n = snap["need"][cur]
         if snap["release_mode"] == "drought":
             return (f"{who} must release a person from each unsupplied palace "
@@ -235,7 +251,7 @@ def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
     head = f"In the Year of the Dragon - {snap['players']} players"
     if extras:
         head += " [" + ", ".join(extras) + "]"
-    if snap["phase"] == "draft":
+    if snap["phase"] in ("draft", "start"):
         head += " - starting draft"
     elif snap["phase"] == "over":
         head += " - game over"
@@ -248,7 +264,7 @@ def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
         name = event_name(e)
         if m == data.SUPER_EVENT_MONTH and snap["super_event"] is not None:
             name += " + " + data.SUPER_EVENTS[snap["super_event"]]
-        if snap["phase"] not in ("draft", "over") and m == month:
+        if snap["phase"] not in ("draft", "start", "over") and m == month:
             cells.append(f"[{m} {name}]")
         else:
             cells.append(f"{m} {name}")
@@ -256,7 +272,7 @@ def board_text(snap: Snapshot, history: list[int] | None = None) -> str:
     if opts["great_wall"]:
         wall = " ".join(f"P{owner}" for owner, _ in snap["wall"])
         lines.append(f"Wall: {len(snap['wall'])}/12 sections" + (f" ({wall})" if wall else ""))
-    if snap["phase"] not in ("draft", "over"):
+    if snap["phase"] not in ("draft", "start", "over"):
         groups = []
         for g, cards in enumerate(snap["groups"]):
             dragons = snap["group_dragons"][g]
@@ -322,15 +338,15 @@ def compact_text(snap: Snapshot, viewer: int | None = None, width: int = COMPACT
     """The board in at most about 30 lines of `width` columns (78 by default: with the two
     columns of `tianti play`'s change marker, 80), in words, for play in a terminal."""
     month = snap["month"]
-    playing = snap["phase"] not in ("draft", "over")
+    playing = snap["phase"] not in ("draft", "start", "over")
     events = snap["events"]
     lines: list[str] = []
     if playing:
         head = f"Month {month} of 12, event: {event_name(events[month - 1])}"
         lines.extend(wrap(head + " | next: ", _event_row(snap, month + 1)[:3], width))
     else:
-        lines.append("Starting draft (month 1 of 12 comes next)" if snap["phase"] == "draft"
-                     else "Game over")
+        lines.append("Starting draft (month 1 of 12 comes next)"
+                     if snap["phase"] in ("draft", "start") else "Game over")
         lines.extend(wrap("Events by month: ", _event_row(snap, 1), width))
     extras = []
     if snap["super_event"] is not None:

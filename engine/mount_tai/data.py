@@ -458,10 +458,14 @@ class Praise:
 
 # Year 1 / Year 2 Eight Praises tiles (Eight Praises section), reward 5 in year 1.
 # "高矣" year 1: "cultivates the 2nd layer" = holds a tile on layer 2 or higher; year 2: "each
-# layer reached (4 layers in total)" = the highest layer reached (layers are reached in order).
+# layer of the personal fief the player has reached (4 layers in total)" = the layers holding one
+# of the player's tiles (the ascent marker for the summit). Layers are not always reached in
+# order: the Descendant of Zheng's level 2 cultivates across a water source, from layer 1 to
+# layer 3, and {1, 3} is two layers, not three. The same count serves year 1 (at least 2 layers:
+# layer 1 always holds the first settlement, so this is "a tile on layer 2 or higher").
 # "特矣" year 1: "holds 1 level 2 talent card"; assumption: a level 3 card also qualifies.
 PRAISES: tuple[Praise, ...] = (
-    Praise("高矣", "gao yi", "highest layer reached", 2, 5, 1, 2),
+    Praise("高矣", "gao yi", "layers reached", 2, 5, 1, 2),
     Praise("壮矣", "zhuang yi", "farmland", 2, 5, 1, 2),
     Praise("極矣", "ji yi", "buildings", 2, 5, 1, 2),
     Praise("赫矣", "he yi", "money", 5, 5, 2, 1),
@@ -579,11 +583,25 @@ COMMANDER_REPUTATION = 2
 # these; they are listed here so that every assumption is in one place).
 
 READINGS: tuple[str, ...] = (
-    "assumption: every edict effect is optional: a player may place a tile and execute less "
-    "than it offers (or nothing), e.g. for the turn order; an effect is offered only when it "
-    "can do something.",
+    "rulebook (Phase 1): a tier I tile's effect 'is executed', a tier II player 'choose[s] one "
+    "of the two and execute[s] it': so a tier I or II effect is carried out whenever one can "
+    "be (no stopping), and skipped only when none can (the tile then only sets the turn "
+    "order); tier III effects 'may be executed', each optional, in the order the player "
+    "chooses. Option optional_edict_effects=True: every effect is optional, so any tile can "
+    "be placed for its number alone (the engine's earlier reading).",
     "assumption: the tidy-up's tile only sets the turn order (option tidy_up_effect=True: the "
-    "player may then execute it by its tier, the other reading of the red sentence).",
+    "player may then execute it by its tier, the other reading of the red sentence; its "
+    "effects stay optional, 'may choose whether or not to execute it').",
+    "rulebook (Phase 4, 1): 'First settle the building tiles, then settle the talent cards': "
+    "every building pays first (Granary, Mint, and the Works Office, Free Market and Military "
+    "Garrison on the farmland and towns held before any talent acts), then the talents, then "
+    "the land's own yields (farmland grain, town money, unless the Works Office or the Free "
+    "Market replaced them this season). So the Brewer's and the Trader's settlement skills see "
+    "the buildings' grain and money, and an Architect's settlement farmland or town yields "
+    "only as land.",
+    "rulebook (Eight Praises, year 2): 高矣 counts the layers of the fief holding a tile of "
+    "the player ('each layer ... the player has reached'), not the highest layer: with the "
+    "Descendant of Zheng's level 2 layers {1, 3} are two layers.",
     "assumption: the Administrative Official's level 1 and 2 removals are mandatory while an "
     "uncovered tile is left ('removes'); its level 1 removal in a tidy-up counts among the "
     "tidy-up's tiles; the Secretary's level 1 discard is optional ('may').",
@@ -595,13 +613,33 @@ READINGS: tuple[str, ...] = (
     "assumption: the Publicist's level 2, the Vanguard's level 2 and the Yin-Yang Master's level "
     "2 apply to plain rewards, not to the exchange event or tile 0.",
     "assumption: a reward below 0 (the -1 money tile) takes what the player has.",
+    "assumption: the season's +1 is added to the printed amount before it is paid, so the -1 "
+    "money tile in a money season pays 0 (and the Publicist's level 2 +1 on a yellow tile "
+    "likewise raises it to 0, then 1).",
+    "assumption: with the Yin-Yang Master's level 2 the season's +1 follows the resource the "
+    "reward is taken in: a reward matching the season's bonus tile taken as another kind "
+    "loses its +1, and one taken in the bonus kind gains it.",
+    "assumption: challenge game 3's 'may not perform the action taken in the previous round' "
+    "counts the tidy-up as an action (no tidy-up twice running) and recruitment and "
+    "development as one action (the edict effect), as every other effect.",
+    "assumption: the Descendant of Zheng's level 3 'next to a water source' uses the farmland "
+    "reclamation's rule (orthogonal, water flows downhill: water at the same height or higher "
+    "counts, also outside the fief).",
+    "assumption: a level 3 Yin-Yang Master copying Dugu Wei's level 3 ('15 reputation if this "
+    "is your only talent') applies it to the copier's own talents: 15 when the Yin-Yang Master "
+    "is the player's only card.",
+    "assumption: the Publicist's level 3 'reputation equal to the number of players' counts 1 "
+    "player in solo play (the virtual player holds no resources).",
+    "assumption: challenge game 8's 'top 2 columns' are columns 1 and 2 (2 + 3 = 5 places): "
+    "the four tier I tiles and one random tile are shuffled there.",
     "assumption: the Firstborn Grandchild's level 1 gift comes whenever the card enters the "
     "talent area (recruited, taken with the Observatory, or carried into a challenge game).",
     "assumption: the Yin-Yang Master's level 3 copies the best level 3 skill among the other "
     "players' cards for its holder (any level of the card; not the Secretary's extra policy "
     "decision, not another Yin-Yang Master).",
     "assumption: talents settle in the order brewer, trader, administrative official, "
-    "secretary, architect; several skills of the same card kind act once.",
+    "secretary, architect (after every building); several skills of the same card kind act "
+    "once.",
     "assumption: a carried challenge talent or building is taken out of the game's supply.",
     "assumption: a player with no uncovered edict tile passes its policy decision.",
     "reading: each player's summit quarter is the player's part of the shared summit tile; "

@@ -120,6 +120,9 @@ class MountTaiGame(Game):
                "the other reading of the tidy-up: the tile placed may be executed"),
         Option("seasonal_yields", bool, True,
                "farmland yields in spring/autumn and towns in summer/winter (False: every season)"),
+        Option("optional_edict_effects", bool, False,
+               "every edict effect may be skipped, so any tile can be placed for its number alone "
+               "(default: as printed, a tier I or II tile's effect is executed when it can be)"),
     )
 
     def _complete_options(self, values):
@@ -181,6 +184,7 @@ cdef MTOptions _options(dict opts):
     o.challenge = opts["challenge"] or 0
     o.tidy_effect = 1 if opts["tidy_up_effect"] else 0
     o.seasonal_yields = 1 if opts["seasonal_yields"] else 0
+    o.optional_effects = 1 if opts["optional_edict_effects"] else 0
     bt = opts["bonus_talent"]
     o.bonus_talent = NONE8 if bt is None else NO_BONUS if bt == "none" else TALENT_NAMES.index(bt)
     o.bonus_building[0] = NONE8
@@ -316,6 +320,7 @@ cdef class MountTaiState(State):
             "tile": s.tile,
             "effects_left": [e for e in range(N_EFFECTS) if (s.effects_left >> e) & 1],
             "effects_todo": s.effects_todo,
+            "effects_may_stop": bool(s.may_stop),
             "removals": s.removals,
             "removals_max": s.removals_max,
             "cultivation_mode": s.mode,

@@ -18,7 +18,7 @@ from engine.mount_tai import data
 # condition in words.
 PRAISES: dict[str, tuple[str, str, str]] = {
     "高矣": ("How lofty!", "a cultivated tile on layer 2 or higher: 5 reputation",
-             "2 reputation per layer reached (4 layers)"),
+             "2 reputation per layer holding one of your tiles (4 layers)"),
     "壮矣": ("How magnificent!", "2 farmlands: 5 reputation", "2 reputation per farmland"),
     "極矣": ("How supreme!", "2 buildings: 5 reputation", "2 reputation per building"),
     "赫矣": ("How brilliant!", "5 money: 5 reputation", "1 reputation per 2 money"),
@@ -78,9 +78,12 @@ EFFECTS: dict[str, str] = {
 }
 
 TIERS: dict[str, str] = {
-    "I": "Tiles 1-4, one effect, on top of the pyramid (2x2): the four you start with.",
-    "II": "Tiles 5-13, two effects of which you execute one (3x3, the middle layer).",
-    "III": "Tiles 14-29, two effects, both executed in the order you choose (4x4, bottom).",
+    "I": ("Tiles 1-4, one effect, executed whenever it can be, on top of the pyramid (2x2): "
+          "the four you start with."),
+    "II": ("Tiles 5-13, two effects of which you must execute one that can be done (3x3, the "
+           "middle layer)."),
+    "III": ("Tiles 14-29, two effects; you may execute both, in the order you choose (4x4, "
+            "bottom)."),
     "tidy-up": (
         "Instead of using a tile, remove one uncovered tile and may remove a second (up to 4 "
         "in challenge games 5-8); the lowest removed number goes to the turn-order area. By "
@@ -211,7 +214,9 @@ GUIDE: dict[str, Topic] = {
         ),
     ),
     "actions": Topic("The actions (edict effects)", "the eight effects an edict tile carries",
-                     ("Every effect is optional: you may execute less than a tile offers.",),
+                     ("A tier I or II tile's effect must be executed when it can be (skipped "
+                      "only when it cannot); a tier III tile's two effects may be executed. "
+                      "-o optional_edict_effects=true makes every effect optional.",),
                      EFFECTS),
     "edicts": Topic("Edict tiles", "the three tiers, the tidy-up and the turn order",
                     ("Your 29 tiles form a pyramid; a tile is usable when no tile of the layer "

@@ -98,6 +98,7 @@ ctypedef struct Hold:
     int wet             # settlements next to water (free reclamation)
     int wet_tiles       # settlement, farmland and town tiles next to water (Descendant of Zheng)
     int height          # highest layer reached, 1..4
+    int layer_bits      # bit k-1: layer k holds one of the player's tiles (高矣 year 2 counts them)
     int l23             # tiles on layers 2-3 (Pioneer)
     int ascent          # 1 once on the summit
     int buildings       # bit per B_*
@@ -152,6 +153,7 @@ cdef void hold_of(const MTState* s, int seat, Hold* h) noexcept nogil:
     h.wet = 0
     h.wet_tiles = 0
     h.height = 1
+    h.layer_bits = 1
     h.l23 = 0
     h.ascent = 0
     for l in range(N_CELLS):
@@ -161,8 +163,10 @@ cdef void hold_of(const MTState* s, int seat, Hold* h) noexcept nogil:
         if c == C_ASCENT:
             h.ascent = 1
             h.height = 4
+            h.layer_bits |= 8
             continue
         ht = cell_height(l)
+        h.layer_bits |= 1 << (ht - 1)
         if ht > h.height:
             h.height = ht
         if 2 <= ht <= 3:
@@ -364,7 +368,8 @@ cdef double praises(const Ctx* c, const Hold* h) noexcept nogil:
             money += 1
         pr = s.praise[year][season]
         if pr == PR_HEIGHT:
-            v += praise_credit(c, k, pr, h.height, False)
+            v += praise_credit(c, k, pr, (h.layer_bits & 1) + ((h.layer_bits >> 1) & 1)
+                               + ((h.layer_bits >> 2) & 1) + ((h.layer_bits >> 3) & 1), False)
         elif pr == PR_FARMLAND:
             v += praise_credit(c, k, pr, h.farms, False)
         elif pr == PR_BUILDINGS:
@@ -621,8 +626,10 @@ cdef void h_settle(const Ctx* c, Hold* h, int l) noexcept nogil:
     if l == SUMMIT_CELL:
         h.ascent = 1
         h.height = 4
+        h.layer_bits |= 8
         return
     ht = cell_height(l)
+    h.layer_bits |= 1 << (ht - 1)
     h.settlements += 1
     if next_to_water(c.s, c.seat, l):
         h.wet += 1
@@ -999,9 +1006,13 @@ cdef double then_effect(Ctx* c, const Hold* h, Scratch* x, int first, int second
 
 
 cdef double tile_gain(Ctx* c, const Hold* h, Scratch* x, int tile) noexcept nogil:
-    """What executing edict `tile` by its tier is worth now (0 if nothing is worth doing)."""
+    """What executing edict `tile` by its tier is worth now. A tier III tile (or any tile with
+    the option optional_edict_effects) may be left unexecuted, so it is worth at least 0; a
+    tier I or II effect is due when one can be done, so such a tile is worth its best possible
+    effect, which may be a loss (0 only when none can be done)."""
     cdef int e1 = T.effect[tile][0], e2, tier = T.tier[tile]
-    cdef double best = x.base, v
+    cdef bint due = tier < 3 and not c.s.opt.optional_effects
+    cdef double best = NEG if due else x.base, v
     cdef Hold a
     v = single_effect(c, h, x, e1, &a)
     if v > best:
@@ -1018,6 +1029,8 @@ cdef double tile_gain(Ctx* c, const Hold* h, Scratch* x, int tile) noexcept nogi
             v = then_effect(c, h, x, e2, e1)
             if v > best:
                 best = v
+    if best <= NEG:
+        best = x.base       # no effect can be done: the tile is placed for its number alone
     return best - x.base
 
 

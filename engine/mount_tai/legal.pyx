@@ -125,8 +125,12 @@ cdef int mt_legal(const MTState* s, int* out) noexcept nogil:
             if (s.effects_left >> e) & 1 and mt_effect_possible(s, s.cur, e):
                 out[n] = A_EFFECT + e
                 n += 1
-        out[n] = A_PASS
-        return n + 1
+        if s.may_stop or n == 0:
+            # Stopping: a tier III tile (or an optional reading); a tier I or II effect that
+            # can be carried out is due (PH_EFFECT is only entered when one can).
+            out[n] = A_PASS
+            n += 1
+        return n
     if ph == PH_CULTIVATE:
         return legal_cultivate(s, out)
     if ph == PH_WATER:

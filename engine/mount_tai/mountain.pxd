@@ -125,6 +125,17 @@ cdef inline int highest_layer(const MTPlayer* pl) noexcept nogil:
     return best
 
 
+cdef inline int layers_reached(const MTPlayer* pl) noexcept nogil:
+    """How many of the fief's 4 layers hold a tile of the player (the ascent marker counts for
+    the summit). Not always the highest layer: with the Descendant of Zheng's level 2 a player
+    can cultivate across a water source from layer 1 to layer 3, leaving layer 2 empty."""
+    cdef int l, seen = 0
+    for l in range(N_CELLS):
+        if pl.cell[l] != C_EMPTY:
+            seen |= 1 << cell_height(l)
+    return ((seen >> 1) & 1) + ((seen >> 2) & 1) + ((seen >> 3) & 1) + ((seen >> 4) & 1)
+
+
 cdef inline int count_cells(const MTPlayer* pl, int kind) noexcept nogil:
     """Fief cells holding `kind` (C_*)."""
     cdef int l, n = 0

@@ -286,6 +286,7 @@ cdef void begin_policy(MTState* s, int seat) noexcept nogil:
     s.tile = 0
     s.effects_left = 0
     s.effects_todo = 0
+    s.may_stop = 0
     decide(s, seat, PH_POLICY)
 
 
@@ -312,6 +313,7 @@ cdef void policy_done(MTState* s) noexcept nogil:
     s.tile = 0
     s.effects_left = 0
     s.effects_todo = 0
+    s.may_stop = 0
     s.order_pos += 1
     advance(s)
 
@@ -463,7 +465,42 @@ cdef bint secretary_step(MTState* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Seasonal settlement.
 
+cdef void settle_buildings(MTState* s, int seat) noexcept nogil:
+    """The building step of `seat`'s settlement ("First settle the building tiles, then settle
+    the talent cards"): every building pays now, on the fief as it stands before the talents
+    act (the Works Office and the Free Market replace the normal yield in their seasons, the
+    Military Garrison adds to it; an Architect's settlement town or farmland comes later)."""
+    cdef MTPlayer* pl = &s.p[seat]
+    cdef int bit = 1 << season_of(s), farms = 0, towns = 0, l
+    if has_building(pl, B_GRANARY):
+        pl.res[RES_GRAIN] += 1
+        ev_emit(EV_SETTLE_BUILDING, seat, B_GRANARY, RES_GRAIN, 1, 0, 0)
+    if has_building(pl, B_MINT):
+        pl.res[RES_MONEY] += 1
+        ev_emit(EV_SETTLE_BUILDING, seat, B_MINT, RES_MONEY, 1, 0, 0)
+    for l in range(N_CELLS):
+        if pl.cell[l] == C_FARMLAND:
+            farms += 1
+        elif pl.cell[l] == C_TOWN:
+            towns += 1
+    if has_building(pl, B_WORKS) and (T.works_seasons & bit):
+        pl.res[RES_GRAIN] += T.works_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_WORKS, RES_GRAIN, T.works_grain * farms, farms, 0)
+    if has_building(pl, B_MARKET) and (T.market_seasons & bit):
+        pl.res[RES_MONEY] += T.market_money * towns
+        if towns > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_MARKET, RES_MONEY, T.market_money * towns, towns, 0)
+    if has_building(pl, B_GARRISON) and (T.garrison_seasons & bit):
+        pl.res[RES_GRAIN] += T.garrison_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_GARRISON, RES_GRAIN, T.garrison_grain * farms,
+                    farms, 0)
+
+
 cdef void settle_yields(MTState* s, int seat) noexcept nogil:
+    """Farmland grain and town money (after the talents: an Architect's new farmland or town
+    yields here), except where the Works Office or the Free Market replaced them this season."""
     cdef MTPlayer* pl = &s.p[seat]
     cdef int season = season_of(s), farms = 0, towns = 0, l, bit = 1 << season
     cdef bint farm_season = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
@@ -473,28 +510,14 @@ cdef void settle_yields(MTState* s, int seat) noexcept nogil:
             farms += 1
         elif pl.cell[l] == C_TOWN:
             towns += 1
-    # Works Office and Free Market replace the normal yield in their seasons.
-    if has_building(pl, B_WORKS) and (T.works_seasons & bit):
-        pl.res[RES_GRAIN] += T.works_grain * farms
-        if farms > 0:
-            ev_emit(EV_SETTLE_BUILDING, seat, B_WORKS, RES_GRAIN, T.works_grain * farms, farms, 0)
-    elif farm_season:
+    if farm_season and not (has_building(pl, B_WORKS) and (T.works_seasons & bit)):
         pl.res[RES_GRAIN] += T.farmland_grain * farms
         if farms > 0:
             ev_emit(EV_SETTLE_LAND, seat, 0, RES_GRAIN, T.farmland_grain * farms, farms, 0)
-    if has_building(pl, B_MARKET) and (T.market_seasons & bit):
-        pl.res[RES_MONEY] += T.market_money * towns
-        if towns > 0:
-            ev_emit(EV_SETTLE_BUILDING, seat, B_MARKET, RES_MONEY, T.market_money * towns, towns, 0)
-    elif town_season:
+    if town_season and not (has_building(pl, B_MARKET) and (T.market_seasons & bit)):
         pl.res[RES_MONEY] += T.town_money * towns
         if towns > 0:
             ev_emit(EV_SETTLE_LAND, seat, 1, RES_MONEY, T.town_money * towns, towns, 0)
-    if has_building(pl, B_GARRISON) and (T.garrison_seasons & bit):
-        pl.res[RES_GRAIN] += T.garrison_grain * farms
-        if farms > 0:
-            ev_emit(EV_SETTLE_BUILDING, seat, B_GARRISON, RES_GRAIN, T.garrison_grain * farms,
-                    farms, 0)
 
 
 cdef void settle_praise(MTState* s, int seat) noexcept nogil:
@@ -525,12 +548,7 @@ cdef bint settle_seat_step(MTState* s, int seat) noexcept nogil:
     cdef MTPlayer* pl = &s.p[seat]
     while True:
         if s.sub == SS_BUILDINGS:
-            if has_building(pl, B_GRANARY):
-                pl.res[RES_GRAIN] += 1
-                ev_emit(EV_SETTLE_BUILDING, seat, B_GRANARY, RES_GRAIN, 1, 0, 0)
-            if has_building(pl, B_MINT):
-                pl.res[RES_MONEY] += 1
-                ev_emit(EV_SETTLE_BUILDING, seat, B_MINT, RES_MONEY, 1, 0, 0)
+            settle_buildings(s, seat)
             s.sub = SS_BREWER
         elif s.sub == SS_BREWER:
             s.sub = SS_TRADER
@@ -690,15 +708,20 @@ cdef bint settle_end_step(MTState* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Applying decisions: the policy decision and the edict effects.
 
-cdef void start_effects(MTState* s, int tile) noexcept nogil:
-    """Execute edict tile `tile` by its tier: I one effect, II one of two, III both in the
-    order the player chooses. Each effect is optional (PH_EFFECT offers stopping)."""
+cdef void start_effects(MTState* s, int tile, bint optional) noexcept nogil:
+    """Execute edict tile `tile` by its tier. The rulebook: tier I "the tile has only one action
+    effect, which is executed"; tier II "choose one of the two and execute it"; tier III "both
+    may be executed", in the order the player chooses. So a tier I or II effect is due whenever
+    one can be carried out (PH_EFFECT offers no stop), and skipped only when none can; a tier
+    III tile's effects may be left. `optional`: every effect may be left (the tidy-up's tile,
+    which "may" be executed, and the option optional_edict_effects)."""
     cdef int j
     s.tile = <uint8_t>tile
     s.effects_left = 0
     for j in range(T.n_effects[tile]):
         s.effects_left |= <uint8_t>(1 << T.effect[tile][j])
     s.effects_todo = 2 if T.tier[tile] == 3 else 1
+    s.may_stop = 1 if (optional or s.opt.optional_effects or T.tier[tile] == 3) else 0
     effect_done(s)
 
 
@@ -736,7 +759,7 @@ cdef void tidy_done(MTState* s) noexcept nogil:
     if s.flow == FLOW_POLICY:
         s.p[s.cur].turn_number = s.low_tile
     if s.opt.tidy_effect:
-        start_effects(s, s.low_tile)
+        start_effects(s, s.low_tile, True)
     else:
         policy_done(s)
 
@@ -768,7 +791,7 @@ cdef void apply_policy(MTState* s, int a) noexcept nogil:
         tile = take_tile(s, s.cur, a - A_USE)
         if s.flow == FLOW_POLICY:
             pl.turn_number = <uint8_t>tile
-        start_effects(s, tile)
+        start_effects(s, tile, False)
         return
     pl.cur_actions |= 1 << ACT_TIDY
     s.removals = 0

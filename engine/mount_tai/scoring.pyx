@@ -11,7 +11,7 @@ from engine.mount_tai.players cimport (
     talent_level, has_skill, building_count, talents_at_least, talent_levels, add_rep,
 )
 from engine.mount_tai.mountain cimport (
-    highest_layer, count_cells, cell_height, next_to_water,
+    layers_reached, count_cells, cell_height, next_to_water,
 )
 
 cdef const MTTables* T = mt_tables()
@@ -20,7 +20,10 @@ cdef const MTTables* T = mt_tables()
 cdef int praise_measure(const MTState* s, int seat, int praise, int year) noexcept nogil:
     cdef const MTPlayer* pl = &s.p[seat]
     if praise == PR_HEIGHT:
-        return highest_layer(pl)
+        # Year 2 "for each layer of the personal fief the player has reached": the layers
+        # holding a tile, not the highest one. (Year 1's "cultivates the 2nd layer", at least 2
+        # layers, is the same test either way: layer 1 always holds the first settlement.)
+        return layers_reached(pl)
     if praise == PR_FARMLAND:
         return count_cells(pl, C_FARMLAND)
     if praise == PR_BUILDINGS:

@@ -266,6 +266,8 @@ ctypedef struct MTOptions:
     uint8_t bonus_building[2]  # challenge: carried buildings B_*, NONE8 / NO_BONUS likewise
     uint8_t layout          # LAY_* of the edict areas (challenge 6-8 change it)
     uint8_t hidden_edicts   # challenge 5-7: covered tiles lie face down until uncovered
+    uint8_t optional_effects  # every edict effect may be skipped (the engine's earlier reading;
+                              # default 0: a tier I or II effect is executed when it can be)
 
 
 # One player's holdings.
@@ -335,6 +337,8 @@ ctypedef struct MTState:
     uint8_t tile                    # edict tile being executed (0 = none)
     uint8_t effects_left            # bit E_*: effects of `tile` not yet executed
     uint8_t effects_todo            # effects that may still be executed (I, II: 1; III: 2)
+    uint8_t may_stop                # 1: the tile's effects may be left unexecuted (tier III, the
+                                    # tidy-up's tile, option optional_edict_effects); 0: one is due
     uint8_t removals                # tiles removed so far in this tidy-up
     uint8_t removals_max            # most removals this tidy-up allows
     uint8_t low_tile                # lowest number removed in this tidy-up

@@ -20,9 +20,11 @@ SPEC = "strong(iterations=3000,seed={seed})"
 YELLOW_2, GREEN_2, BLUE_1, EXCHANGE = 1, 9, 18, 31
 
 
-def position(rnd: int, players: int = 2, praises: dict | None = None, bonus=None, **player):
-    """Seat 0's policy decision in round `rnd` (0-15), with its holdings set."""
-    s = policy_position(players, **({"solo": True} if players == 1 else {}))
+def position(rnd: int, players: int = 2, praises: dict | None = None, bonus=None,
+             options: dict | None = None, **player):
+    """Seat 0's policy decision in round `rnd` (0-15), with its holdings set (`options`: game
+    options beyond the defaults)."""
+    s = policy_position(players, **({"solo": True} if players == 1 else {}), **(options or {}))
     s._debug_set_board(round=rnd, praises=praises or {},
                        season_bonus=list(bonus or ("wine", "wine", "wine", "wine")))
     s._debug_set_player(0, **player)
@@ -61,8 +63,10 @@ def town_away_from_water():
 
 def keep_the_money_for_he_yi():
     """Spring's tile 赫矣 pays 5 for 5 money, exactly what is held: don't spend it on a
-    cultivation now."""
-    s = position(1, praises={(0, 0): "赫矣"}, money=5, cells={(0, 0): "town"})
+    cultivation now. (Edict 1's cultivation may be left only with optional_edict_effects: as
+    printed, a tier I effect is executed whenever it can be.)"""
+    s = position(1, praises={(0, 0): "赫矣"}, money=5, cells={(0, 0): "town"},
+                 options={"optional_edict_effects": True})
     use_tile(s, 0, 1)
     return s, {act("pass")}
 

@@ -32,10 +32,11 @@ def saved_path(output: str) -> str:
 
 def test_choose_by_number_name_and_prefix_then_end_of_input_saves(tmp_path):
     result = run(["dragon", "-p", "2", "--seed", "4", *FAST],
-                 ["1", "taxes", "recruit old m", "place the old monk in palace 2"])
+                 ["1", "1", "taxes", "recruit old m", "place the old monk in palace 2"])
     out = result.output
     assert result.exit_code == 0, out
     assert "you: draft craftsman + court lady" in out          # by number
+    assert "you: put the court lady in the other palace" in out  # the starting persons
     assert re.search(r"you: taxes \(group \d", out)             # by name
     assert "you: recruit old monk" in out                       # by prefix
     assert "you: place the" in out
@@ -101,7 +102,7 @@ def test_load_errors_are_clear(tmp_path):
 
 
 def test_log_and_board():
-    result = run(["dragon", "-p", "2", "--seed", "4", *FAST], ["1", "log", "board"])
+    result = run(["dragon", "-p", "2", "--seed", "4", *FAST], ["1", "1", "log", "board"])
     out = result.output
     assert "P1 (random(seed=1)): draft" in out
     assert "Events:" in out and "Person track" in out

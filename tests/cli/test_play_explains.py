@@ -85,7 +85,7 @@ def test_dragon_board_is_in_words():
 def test_explain_and_legend():
     result = run(["mount-tai", "-p", "2", "--seed", "4", *FAST],
                  ["explain 1", "explain use edict 4", "explain 99", "legend"])
-    out = result.output
+    out = flat(result.output)   # (the tier's text, longer now, moved the line breaks)
     assert "1. use edict 1 [I]: barren land cultivation" in out
     assert "Flat-land: place up to 2 settlements" in out
     assert "recruitment and development" in out and "Recruit: take the face-up" in out

@@ -15,9 +15,10 @@ def new_game(players: int = 4, seed: int = 1, **options: Any) -> DragonState:
 
 
 def started(players: int = 4, seed: int = 1, **options: Any) -> DragonState:
-    """A game at month 1's action phase, after a draft of the first legal pairs."""
+    """A game at month 1's action phase, after a draft of the first legal pairs, each pair
+    housed one person per palace (the first legal choice)."""
     s = new_game(players, seed, **options)
-    while s.snapshot()["phase"] == "draft":
+    while s.snapshot()["phase"] in ("draft", "start"):
         s.apply_action(s.legal_actions()[0])
     return s
 

@@ -15,10 +15,14 @@ GROUPS5 = [["taxes", "build"], ["harvest", "fireworks"], ["military parade", "re
            ["privilege"], []]
 
 
-def draft(s, seat_index: int, a: str, b: str) -> None:
+def draft(s, seat_index: int, a: str, b: str, together: bool = False) -> None:
+    """Seat `seat_index` drafts persons `a` and `b`, then houses them (one per palace, or
+    `together` in the first)."""
     pair = tuple(sorted((kind_index(a), kind_index(b))))
     assert s.current_player() == seat_index
     s.apply_action(LAYOUT["draft"] + data.DRAFT_PAIRS.index(pair))
+    assert s.current_player() == seat_index and s.snapshot()["phase"] == "start"
+    s.apply_action(LAYOUT["start"] + (1 if together else 0))
 
 
 def test_starting_draft_example():

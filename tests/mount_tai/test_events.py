@@ -262,10 +262,12 @@ def test_virtual_player_recruitment_example_events():
 
 def test_virtual_player_first_flips_an_event_for_nothing():
     s = _solo()
-    s._debug_set_board(virtual_tiles=[2] + [14] * 15, events={0: [0, 8, None, None]})
+    # No talent left to recruit: edict 4 is placed for its number alone (its effect cannot be
+    # carried out, so none is due).
+    s._debug_set_board(virtual_tiles=[2] + [14] * 15, events={0: [0, 8, None, None]},
+                       piles=[[], [], [], [], []])
     s._debug_policy(0)
     use_tile(s, 0, 4)
-    s.apply_action(act("pass"))
     ev = s.events()
     order = kinds(ev, "turn_order")
     assert [(e.seat, e.amounts["number"]) for e in order] == [(VIRTUAL_SEAT, 2), (0, 4)]

@@ -53,10 +53,10 @@ def test_virtual_player_draws_one_tile_a_round_in_tier_order():
 def test_virtual_player_goes_first_after_a_lower_number_and_picks_its_event():
     s = solo()
     s._debug_set_board(virtual_tiles=[2] + [14] * 15,
-                       events={0: [0, 8, None, None]})  # yellow +3 money, green +3 grain
+                       events={0: [0, 8, None, None]},  # yellow +3 money, green +3 grain
+                       piles=[[], [], [], [], []])      # nothing to recruit: 4 does nothing
     s._debug_policy(0)
     use_tile(s, 0, 4)
-    s.apply_action(act("pass"))  # execute nothing
     snap = s.snapshot()
     assert snap["order"] == ["virtual", 0]
     # Both show 3: money comes before grain in the virtual player's priority; the player's
@@ -82,8 +82,10 @@ def test_virtual_player_does_not_activate_when_second():
     s._debug_set_board(virtual_tiles=[28] + [14] * 15)
     s._debug_policy(0)
     use_tile(s, 0, 1)
-    if s.snapshot()["phase"] == "effect":
-        s.apply_action(act("pass"))
+    # Edict 1's cultivation is due (tier I): one settlement, then stop.
+    while s.snapshot()["phase"] in ("effect", "cultivate"):
+        legal = s.legal_actions()
+        s.apply_action(act("pass") if act("pass") in legal else legal[0])
     assert s.snapshot()["order"] == [0, "virtual"]
     r = s.snapshot()["round"]
     assert s.snapshot()["phase"] == "event" and len(s.legal_actions()) == 2
@@ -133,8 +135,10 @@ def test_challenge_3_no_action_of_the_previous_round():
     assert not s.effect_possible(0, "building a town")
     use_tile(s, 0, 5)  # cultivation / town: the tile may be used, the town not built
     assert effect("building a town") not in s.legal_actions()
-    assert effect("barren land cultivation") in s.legal_actions()
-    s.apply_action(act("pass"))
+    # Tier II: the one effect left that can be done is due (no stop).
+    assert s.legal_actions() == [effect("barren land cultivation")]
+    s.apply_action(effect("barren land cultivation"))
+    s.apply_action(s.legal_actions()[0])
     play_random(s, seed=2, until=lambda x: x.snapshot()["phase"] == "policy")
     assert s.effect_possible(0, "building a town")  # two rounds later it is allowed again
     tidy_first(s)

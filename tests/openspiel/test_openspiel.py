@@ -290,7 +290,8 @@ DROUGHT_TRANSPOSITION = {
     "game": "dragon", "seed": 15,
     "options": {"players": 2, "great_wall": False, "super_events": False, "super_event": None,
                 "large_privilege_cost": 7},
-    "actions": [25, 9, 42, 40, 150, 156, 116, 156, 40, 41, 141, 157, 140, 157, 39, 40, 116,
+    # 2236 = A_START + 0: each draft pick's persons one per palace (issue 13: a decision now).
+    "actions": [25, 2236, 9, 2236, 42, 40, 150, 156, 116, 156, 40, 41, 141, 157, 140, 157, 39, 40, 116,
                 236, 124, 238, 37, 52, 53, 39, 123, 158, 145, 243, 1181, 1182, 1196, 1201, 50,
                 36, 119, 157, 127, 157, 1199, 1191, 1196, 1218, 41, 37, 53, 121, 1180, 130, 158,
                 42, 38, 122, 1180, 122],
@@ -388,7 +389,8 @@ def test_the_key_sees_chance_outcomes_that_the_history_does_not():
     root = game.new_initial_state()
     rng = random.Random(0)
     views = [root.resample_from_infostate(0, seed) for seed in range(12)]
-    while all(v.move_number() < 2 for v in views):  # the draft; the deal follows it
+    # The draft, a pick and a housing decision per player; the deal follows it.
+    while all(v.move_number() < 4 for v in views):
         action = rng.choice(views[0].legal_actions())
         for v in views:
             v.apply_action(action)

@@ -1,0 +1,243 @@
+"""Issue 13: the readings that followed the rulebook less closely than they could, each pinned to
+the rulebook passage it now follows (shared/rules/mount-tai-rulebook.txt).
+
+Seat 0 acts on a dry mountain unless said otherwise.
+"""
+from __future__ import annotations
+
+import engine
+from engine.mount_tai import data
+from tests.mount_tai.helpers import (
+    act, cell, effect, new_game, policy_position, seat, slot_of, use_tile,
+)
+
+SPRING, SUMMER = 1, 3               # the round whose end settles that season (year 1)
+YEAR2_SPRING = 9
+
+
+def settle(s, rnd, praises=None):
+    s._debug_set_board(round=rnd, praises=praises or {})
+    return s._debug_run_from("settle")
+
+
+def owner(*, players=4, buildings=(), talents=(), **player):
+    s = new_game(players, **player.pop("options", {}))
+    s._debug_set_board(water=set(), tribes=set())
+    s._debug_set_player(0, buildings=list(buildings), talents=list(talents), **player)
+    return s
+
+
+# -- 1. Buildings settle before talents --------------------------------------------------------
+# "During seasonal settlement, building tiles and talent cards may activate their corresponding
+# abilities. First settle the building tiles, then settle the talent cards."
+
+def test_brewer_2_gets_the_works_office_grain_settled_first():
+    # Works Office: "In the spring and autumn seasonal settlement phases, the player gains 2
+    # grain for each farmland." A level-2 Brewer with no grain and 2 farmland: the 4 grain come
+    # first, so the Brewer's grain -> wine is offered.
+    farms = {(0, 1): "farmland", (1, 0): "farmland"}
+    s = owner(buildings=["works office"], talents=[("brewer", 2)], grain=0, wine=0, cells=farms)
+    ev = settle(s, SPRING)
+    assert s.snapshot()["phase"] == "brewer wine" and s.current_player() == 0
+    works = [e for e in ev if e.kind == "settle_building" and e.seat == 0]
+    assert [e.cause for e in works] == ["works office"] and works[0].amounts["amount"] == 4
+    s.apply_action(act("yes"))
+    assert (seat(s, 0)["grain"], seat(s, 0)["wine"]) == (3, 1)
+
+
+def test_brewer_2_gets_the_garrison_grain_settled_first():
+    # Military Garrison: "In the summer and winter seasonal settlement phases, the player gains 1
+    # grain for each farmland in their personal fief."
+    s = owner(buildings=["military garrison"], talents=[("brewer", 2)], grain=0,
+              cells={(0, 1): "farmland", (1, 0): "farmland"})
+    settle(s, SUMMER)
+    assert s.snapshot()["phase"] == "brewer wine"
+    s.apply_action(act("yes"))
+    assert (seat(s, 0)["grain"], seat(s, 0)["wine"]) == (1, 1)
+
+
+def test_trader_1_holding_nothing_trades_the_free_market_money():
+    # Free Market: "In the summer and winter seasonal settlement phases, the player gains 2 money
+    # for each town." A level-1 Trader with 0 money and 0 grain: the market's money is there.
+    s = owner(buildings=["free market"], talents=[("trader", 1)], money=0, grain=0,
+              cells={(0, 0): "town", (0, 1): "town"})
+    settle(s, SUMMER)
+    assert s.snapshot()["phase"] == "trade"
+    assert act("exchange", 0) in s.legal_actions()      # 1 money -> 1 grain
+    s.apply_action(act("exchange", 0))
+    assert (seat(s, 0)["money"], seat(s, 0)["grain"]) == (3, 1)
+
+
+def test_architect_reclamation_is_not_paid_by_the_garrison():
+    # The Architect's level 2 reclaims farmland in summer; the Garrison settled before it, on the
+    # fief as it stood: the new farmland yields its 1 grain (every-season yields), not 2.
+    s = owner(buildings=["military garrison"], talents=[("architect", 2)], grain=0, money=5,
+              cells={(0, 1): "settlement"}, options={"seasonal_yields": False})
+    ev = settle(s, SUMMER)
+    assert not [e for e in ev if e.kind == "settle_building" and e.seat == 0]  # no farmland yet
+    assert s.snapshot()["phase"] == "architect"
+    s.apply_action(act("reclaim", cell(0, 1)))
+    assert seat(s, 0)["cells"][cell(0, 1)] == 2 and seat(s, 0)["grain"] == 1   # not 2
+    # With the default seasonal yields farmland yields nothing in summer: 0 grain, not 1.
+    s = owner(buildings=["military garrison"], talents=[("architect", 2)], grain=0, money=5,
+              cells={(0, 1): "settlement"})
+    settle(s, SUMMER)
+    s.apply_action(act("reclaim", cell(0, 1)))
+    assert seat(s, 0)["grain"] == 0
+
+
+def test_settlement_events_follow_the_new_order():
+    # The Garrison's event comes before the Brewer's decision, the land's after it.
+    s = owner(buildings=["military garrison", "granary"], talents=[("brewer", 2)], grain=0,
+              cells={(0, 1): "farmland"}, options={"seasonal_yields": False})
+    ev = settle(s, SUMMER)
+    mine = [(e.kind, e.cause) for e in ev if e.seat == 0]
+    assert mine == [("settle_building", "granary"), ("settle_building", "military garrison")]
+    s.apply_action(act("pass"))
+    after = [(e.kind, e.amounts.get("amount")) for e in s.events() if e.seat == 0
+             and e.kind in ("settle_building", "settle_land")]
+    assert after == [("settle_land", 1)]
+    assert seat(s, 0)["grain"] == 1 + 1 + 1
+
+
+# -- 2. Year-two 高矣 counts the layers reached ------------------------------------------------
+# "高矣: For each layer of the personal fief the player has reached (4 layers in total), the
+# player gains 2 reputation."
+
+def test_gao_yi_year_2_counts_layers_reached_not_the_highest():
+    # With the Descendant of Zheng's level 2 ("may cultivate across a water source") a player
+    # climbs from layer 1 to layer 3 over a water source on layer 2.
+    s = policy_position(4)
+    s._debug_set_player(0, talents=[("descendant of zheng", 2)],
+                        cells={(0, 1): "settlement", (0, 2): "settlement"})
+    s._debug_set_board(water={(0, cell(1, 2))})
+    use_tile(s, 0, 1)
+    s.apply_action(effect("barren land cultivation"))
+    s.apply_action(act("mountain", cell(2, 2)))         # layer 1 -> layer 3, across the water
+    cells = seat(s, 0)["cells"]
+    layers = {min(divmod(l, 4)) + 1 for l in range(16) if cells[l]}
+    assert layers == {1, 3}
+    rep = seat(s, 0)["reputation"]
+    ev = settle(s, YEAR2_SPRING, praises={(1, 0): "高矣"})
+    praise = [e for e in ev if e.kind == "praise" and e.seat == 0][0]
+    assert praise.amounts["measure"] == 2 and praise.points == 4      # two layers, not three
+    assert seat(s, 0)["reputation"] == rep + 4
+
+
+def test_gao_yi_year_1_still_needs_a_tile_above_layer_1():
+    # "高矣: If the player cultivates the 2nd layer ..., the player gains 5 reputation."
+    s = owner(cells={(2, 2): "settlement"})
+    ev = settle(s, SPRING, praises={(0, 0): "高矣"})
+    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [5]
+    s = owner()
+    ev = settle(s, SPRING, praises={(0, 0): "高矣"})
+    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [0]
+
+
+# -- 3. Edict effects as printed -------------------------------------------------------------
+# "Edict tile 【I】: the tile has only one action effect, which is executed."
+# "Edict tile 【II】: the tile has two action effects; choose one of the two and execute it."
+# "Edict tile 【III】: the tile has two action effects, and both may be executed."
+
+def test_tier_1_effect_is_executed_when_it_can_be():
+    s = policy_position(4)
+    use_tile(s, 0, 1)                                   # cultivation
+    assert s.legal_actions() == [effect("barren land cultivation")]    # no stop
+    # It is skipped only when it cannot be done: no money to cultivate.
+    s = policy_position(4)
+    s._debug_set_player(0, money=0)
+    use_tile(s, 0, 1)
+    assert s.current_player() == 1 and seat(s, 0)["turn_number"] == 1
+
+
+def test_tier_2_one_of_the_two_effects_is_executed():
+    s = policy_position(4)
+    s._debug_set_player(0, cells={(0, 1): "settlement"}, grain=2)
+    use_tile(s, 0, 7)                                   # reclamation / brewing
+    assert s.legal_actions() == [effect("farmland reclamation"), effect("brewing")]
+    s.apply_action(effect("brewing"))
+    s.apply_action(act("amount", 1))
+    assert s.current_player() == 1                      # one of the two, not both
+    # Only one can be done (the first settlement is a town: nothing to reclaim): that one is due.
+    s = policy_position(4)
+    s._debug_set_player(0, grain=2, cells={(0, 0): "town"})
+    use_tile(s, 0, 7)
+    assert s.legal_actions() == [effect("brewing")]
+    # Neither can be done: the tile sets the turn order alone.
+    s = policy_position(4)
+    s._debug_set_player(0, grain=0, cells={(0, 0): "town"})
+    use_tile(s, 0, 7)
+    assert s.current_player() == 1
+
+
+def test_tier_3_effects_may_be_left():
+    s = policy_position(4)
+    s._debug_set_player(0, grain=4, wine=3)
+    use_tile(s, 0, 25)                                  # brewing / celebration
+    assert set(s.legal_actions()) == {effect("brewing"), effect("celebration"), act("pass")}
+    s.apply_action(effect("celebration"))
+    assert s.legal_actions() == [effect("brewing"), act("pass")]
+    s.apply_action(act("pass"))                         # the brewing may be left
+    assert s.current_player() == 1 and seat(s, 0)["grain"] == 1
+
+
+def test_option_optional_edict_effects_keeps_the_earlier_reading():
+    s = policy_position(4, optional_edict_effects=True)
+    use_tile(s, 0, 1)
+    assert s.legal_actions() == [effect("barren land cultivation"), act("pass")]
+    s.apply_action(act("pass"))
+    assert s.current_player() == 1 and seat(s, 0)["turn_number"] == 1
+    game = engine.load_game("mount-tai")
+    option = {o.name: o for o in game.OPTIONS}["optional_edict_effects"]
+    assert option.default is False and "skipped" in option.help
+
+
+def test_tidy_up_tile_effect_stays_optional():
+    # The tidy-up's red sentence: "afterwards may choose whether or not to execute it".
+    s = policy_position(4, tidy_up_effect=True)
+    s.apply_action(act("tidy", slot_of(s, 0, 1)))       # edict 1: cultivation, tier I
+    s.apply_action(act("pass"))                         # one removal only
+    assert s.snapshot()["phase"] == "effect" and act("pass") in s.legal_actions()
+
+
+def test_readings_list_the_new_defaults():
+    text = " ".join(data.READINGS)
+    assert "optional_edict_effects" in text and "buildings" in text
+
+
+# -- 4. Readings written down in data.READINGS (pinned here) ---------------------------------
+
+def _events(s, tiles, bonus):
+    s._debug_set_board(round=0, events={0: tiles}, season_bonus=list(bonus), order=[0, 1, 2, 3])
+    s._debug_run_from("events")
+
+
+def test_minus_one_money_tile_in_a_money_season_pays_nothing():
+    # "If the type of resource ... gained is the same as the type of the event bonus tile of the
+    # current season, the player gains one more": -1 + 1 = 0 (tile 2: yellow -1 money).
+    s = new_game(4)
+    _events(s, [2, 8, 16, 24], bonus=("money", "grain", "wine", "reputation"))
+    s.apply_action(act("event", 0))
+    assert seat(s, 0)["money"] == 6
+
+
+def test_yin_yang_master_2_exchanged_reward_loses_the_season_plus_one():
+    s = new_game(4)
+    s._debug_set_player(0, talents=[("yin-yang master", 2)])
+    _events(s, [0, 8, 16, 24], bonus=("grain", "money", "wine", "reputation"))
+    s.apply_action(act("event", 1))                     # green +3 grain in a grain season
+    s.apply_action(act("resource", 0))                  # taken as money: 3, not 4
+    assert (seat(s, 0)["money"], seat(s, 0)["grain"]) == (6 + 3, 2)
+
+
+def test_yin_yang_master_3_copying_dugu_wei_alone_scores_15():
+    s = new_game(4)
+    s._debug_set_player(0, talents=[("yin-yang master", 3)])
+    s._debug_set_player(1, talents=[("dugu wei", 1), ("brewer", 1)])
+    assert s.level3_value(0, "yin-yang master") == data.DUGU_ONLY_TALENT_REPUTATION == 15
+
+
+def test_publicist_counts_one_player_in_solo():
+    s = new_game(solo=True)
+    s._debug_set_player(0, talents=[("publicist", 3)], money=1, grain=1, wine=1)
+    assert s.level3_value(0, "publicist") == 3 * data.SOLO_PUBLICIST_PLAYERS == 3
