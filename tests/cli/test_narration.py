@@ -423,7 +423,8 @@ def test_play_narrates_a_worked_example_to_the_person(monkeypatch):
 
 
 def test_hint_says_what_the_number_is_how_long_and_the_top_moves():
-    result = play(["dragon", "-p", "2", "--seed", "4", *FAST], ["1", "hint", "quit"])
+    # (draft, then house the second starting person, then ask)
+    result = play(["dragon", "-p", "2", "--seed", "4", *FAST], ["1", "1", "hint", "quit"])
     out = result.output
     assert too_wide(out) == []
     one = flat(out)
@@ -475,7 +476,8 @@ def test_hint_and_thinking_get_views_only():
     hint = session.hint()
     assert session.state.raw_bytes() == before
     assert hint.action in session.state.legal_actions() and hint.meaning is not None
-    session.choose(session.state.legal_actions()[0])
+    while session.state.current_player() == 0:  # the draft and the housing of its persons
+        session.choose(session.state.legal_actions()[0])
     session.run_bots()
     thought = [m.thinking for m in session.log if m.player == 1]
     assert thought and all(t and "chance to win" in t for t in thought)

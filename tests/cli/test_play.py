@@ -72,7 +72,7 @@ def test_undo_at_the_first_decision():
 
 
 def test_hint_shows_top_moves():
-    result = run(["dragon", "-p", "2", "--seed", "4", *FAST], ["1", "hint"])
+    result = run(["dragon", "-p", "2", "--seed", "4", *FAST], ["1", "1", "hint"])
     out = result.output
     assert "hint: " in out
     assert "chance to win" in out and "of search" in out
