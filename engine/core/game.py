@@ -67,6 +67,18 @@ class Game:
         """Cross-option checks and implied values (games override)."""
         return values
 
+    @classmethod
+    def legacy_record_options(cls, options: dict[str, Any], version: int) -> dict[str, Any]:
+        """The options under which a record of an older `version` (see
+        engine.core.state.RECORD_VERSIONS) replays to the same game (games override)."""
+        return options
+
+    def legacy_record_fill(self, state, version: int, next_action: int | None) -> tuple[int, ...]:
+        """Replaying a record of an older `version`: the actions the older rules took by
+        themselves after the action just applied to `state` (`next_action` is the record's
+        next one, None at its end); games override."""
+        return ()
+
     @property
     def name(self) -> str:
         return self.NAME
