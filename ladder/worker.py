@@ -106,9 +106,14 @@ class GameOutcome:
         return json.loads(self.move_times_json)
 
     def record(self) -> dict[str, Any]:
-        """The engine's game record (what `State.from_record` replays)."""
-        return {"format": "tianti-record", "version": 1, "game": self.game,
-                "options": self.options, "seed": self.seed, "actions": self.actions}
+        """The engine's game record (what `State.from_record` replays). A stored game keeps
+        no record version: the game says which one the options and actions were written under."""
+        from engine.registry import game_class
+
+        options, actions = self.options, self.actions
+        version = game_class(self.game).stored_record_version(options, actions)
+        return {"format": "tianti-record", "version": version, "game": self.game,
+                "options": options, "seed": self.seed, "actions": actions}
 
 
 @dataclass

@@ -436,7 +436,7 @@ cdef class State:
         for key in ("game", "options", "seed", "actions"):
             if key not in record:
                 raise RecordError(f"game record lacks the field {key!r}")
-        version = record.get("version", 1)
+        version = record.get("version", RECORD_VERSION)
         if isinstance(version, bool) or version not in RECORD_VERSIONS:
             raise RecordError(
                 f"the record's version is {version!r}; this tianti replays versions "
