@@ -280,14 +280,11 @@ class StoredGame:
     seats: list[dict[str, Any]]
 
     def record(self) -> dict[str, Any]:
-        """The engine's game record (what `State.from_record` replays). A stored game keeps
-        no record version: the game says which one the options and actions were written under."""
-        from engine.registry import game_class
+        """The engine's game record (what `State.from_record` replays); its version is the one
+        the options and actions were written under (a stored game keeps none)."""
+        from engine.core.state import stored_record
 
-        options, actions = dict(self.options), self.actions
-        version = game_class(self.game).stored_record_version(options, actions)
-        return {"format": "tianti-record", "version": version, "game": self.game,
-                "options": options, "seed": self.seed, "actions": list(actions)}
+        return stored_record(self.game, dict(self.options), self.seed, list(self.actions))
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "run": self.run_id, "deal": self.deal, "seating": self.seating,

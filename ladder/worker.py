@@ -106,14 +106,11 @@ class GameOutcome:
         return json.loads(self.move_times_json)
 
     def record(self) -> dict[str, Any]:
-        """The engine's game record (what `State.from_record` replays). A stored game keeps
-        no record version: the game says which one the options and actions were written under."""
-        from engine.registry import game_class
+        """The engine's game record (what `State.from_record` replays); its version is the one
+        the options and actions were written under (a stored game keeps none)."""
+        from engine.core.state import stored_record
 
-        options, actions = self.options, self.actions
-        version = game_class(self.game).stored_record_version(options, actions)
-        return {"format": "tianti-record", "version": version, "game": self.game,
-                "options": options, "seed": self.seed, "actions": actions}
+        return stored_record(self.game, self.options, self.seed, list(self.actions))
 
 
 @dataclass

@@ -167,14 +167,14 @@ class DragonGame(Game):
         return DragonState._create(self, seed)
 
     @classmethod
-    def stored_record_version(cls, options, actions):
+    def _stored_record_version(cls, options, actions):
         """Version 1 when the first draft pick is not followed by the starting-persons decision
         (a game kept before issue 13), else 2."""
         if len(actions) > 1 and actions[1] not in (A_START, A_START + 1):
             return 1
         return 2
 
-    def legacy_record_fill(self, state, version, next_action):
+    def _legacy_record_fill(self, state, version, next_action):
         """A version-1 record (before issue 13) has no starting-persons decision: the engine
         put the second starting person in the second palace by itself, which is A_START (one
         per palace). Records labelled version 1 by the engine of issue 13 itself, before the

@@ -130,13 +130,13 @@ class MountTaiGame(Game):
     )
 
     @classmethod
-    def stored_record_version(cls, options, actions):
+    def _stored_record_version(cls, options, actions):
         """Version 1 for complete options without optional_edict_effects (a game kept before
         issue 13), else 2."""
         return 2 if "optional_edict_effects" in options else 1
 
     @classmethod
-    def legacy_record_options(cls, options, version):
+    def _legacy_record_options(cls, options, version):
         """A version-1 record (before issue 13) replays with legacy_readings. Records labelled
         version 1 by the engine of issue 13 itself, before the record version was raised, name
         its option optional_edict_effects and replay as they are."""

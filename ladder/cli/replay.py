@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from engine.core.errors import TiantiError
-from engine.core.state import RECORD_VERSION, State
+from engine.core.state import RECORD_VERSION, State, legacy_fill
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
 from ladder.narrate import HEADER, Line, narrator_for
 
@@ -90,7 +90,7 @@ def replay(
         if record["version"] < RECORD_VERSION:
             # A game stored before a rules change: what the rules then did by themselves.
             nxt = g.actions[i + 1] if i + 1 < len(g.actions) else None
-            for b in state.game.legacy_record_fill(state, record["version"], nxt):
+            for b in legacy_fill(state, record["version"], nxt):
                 player = state.current_player()
                 text = state.action_to_string(b)
                 state.apply_action(b)
