@@ -72,3 +72,24 @@ def test_a_game_stored_now_is_a_version_2_record(tmp_path: Path, name: str) -> N
     state = State.from_record(record)
     assert state.history() == record["actions"]
     assert state.scores() == [s.score for s in outcome.seats]
+
+
+def test_a_play_save_of_version_1_loads_with_its_move_numbers_moved(tmp_path: Path) -> None:
+    from ladder.play import SAVE_FORMAT, PlaySession
+
+    game = _old_game("dragon", 2)
+    actions = game["record"]["actions"][:30]
+    # the human (seat 0) decided at moves 0 (its draft pick) and 2 (its first action card)
+    save = {"format": SAVE_FORMAT, "version": 1, "seat": 0, "specs": ["human", "random"],
+            "hint": "random", "decisions": [0, 2],
+            "record": dict(game["record"], actions=actions),
+            "move_seconds": [float(i) for i in range(30)]}
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(save), encoding="utf-8")
+    session = PlaySession.load(path)
+    history = session.state.history()
+    assert history[:4] == [actions[0], 2236, actions[1], 2236] and len(history) == 32
+    assert session.decisions == [0, 4]
+    assert [m.seconds for m in session.log][:5] == [0.0, 0.0, 1.0, 0.0, 2.0]
+    assert session.undo() and session.state.history() == history[:4]
+    assert session.to_dict()["record"]["version"] == 2
