@@ -370,6 +370,15 @@ class PlaySession:
                             "load it with --trust only if you trust the file")
         session.decisions = [int(d) for d in data.get("decisions", [])]
         seconds = data.get("move_seconds") or []
+        history = state.history()
+        if isinstance(record.get("actions"), list) and len(record["actions"]) != len(history):
+            # A record of an older version whose rules took some decisions by themselves: they
+            # are in the history now, so the save's move numbers move past them.
+            at = _old_moves(record["actions"], history)
+            session.decisions = [at[d] for d in session.decisions if 0 <= d < len(at)]
+            old_seconds, seconds = seconds, [0.0] * len(history)
+            for i, t in enumerate(old_seconds[:len(record["actions"])]):
+                seconds[at[i]] = t
         replay = load_game(state.game.name, **state.game.options).new_initial_state(state.seed)
         for i, a in enumerate(state.history()):
             session.log.append(LoggedMove(i, replay.current_player(), replay.action_to_string(a),
@@ -377,3 +386,15 @@ class PlaySession:
             replay.apply_action(a)
         session._make_bots()
         return session
+
+
+def _old_moves(old: list[int], history: list[int]) -> list[int]:
+    """Where each move of an older record (and its end) lies in the history it replayed to,
+    which has the decisions the older rules took by themselves between them."""
+    at, i = [], 0
+    for j, a in enumerate(history):
+        if i < len(old) and old[i] == a:
+            at.append(j)
+            i += 1
+    at.append(len(history))
+    return at

@@ -280,9 +280,11 @@ class StoredGame:
     seats: list[dict[str, Any]]
 
     def record(self) -> dict[str, Any]:
-        """The engine's game record (what `State.from_record` replays)."""
-        return {"format": "tianti-record", "version": 1, "game": self.game,
-                "options": dict(self.options), "seed": self.seed, "actions": list(self.actions)}
+        """The engine's game record (what `State.from_record` replays); its version is the one
+        the options and actions were written under (a stored game keeps none)."""
+        from engine.core.state import stored_record
+
+        return stored_record(self.game, dict(self.options), self.seed, list(self.actions))
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "run": self.run_id, "deal": self.deal, "seating": self.seating,

@@ -106,9 +106,11 @@ class GameOutcome:
         return json.loads(self.move_times_json)
 
     def record(self) -> dict[str, Any]:
-        """The engine's game record (what `State.from_record` replays)."""
-        return {"format": "tianti-record", "version": 1, "game": self.game,
-                "options": self.options, "seed": self.seed, "actions": self.actions}
+        """The engine's game record (what `State.from_record` replays); its version is the one
+        the options and actions were written under (a stored game keeps none)."""
+        from engine.core.state import stored_record
+
+        return stored_record(self.game, self.options, self.seed, list(self.actions))
 
 
 @dataclass

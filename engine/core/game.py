@@ -67,6 +67,26 @@ class Game:
         """Cross-option checks and implied values (games override)."""
         return values
 
+    @classmethod
+    def _legacy_record_options(cls, options: dict[str, Any], version: int) -> dict[str, Any]:
+        """The options under which a record of an older `version` (see
+        engine.core.state.RECORD_VERSIONS) replays to the same game (games override)."""
+        return options
+
+    @classmethod
+    def _stored_record_version(cls, options: dict[str, Any], actions: list[int]) -> int:
+        """The record version a game kept without one (a ladder store's row: its complete
+        options and its actions) was written under (games override)."""
+        from engine.core.state import RECORD_VERSION
+
+        return RECORD_VERSION
+
+    def _legacy_record_fill(self, state, version: int, next_action: int | None) -> tuple[int, ...]:
+        """Replaying a record of an older `version`: the actions the older rules took by
+        themselves after the action just applied to `state` (`next_action` is the record's
+        next one, None at its end); games override."""
+        return ()
+
     @property
     def name(self) -> str:
         return self.NAME

@@ -32,7 +32,12 @@ from engine.core.events import EMPTY_TABLE, Event
 
 TERMINAL = TERMINAL_PLAYER
 RECORD_FORMAT = "tianti-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+# Record versions `from_record` replays. Version 1: records written before the rules change of
+# issue 13; they replay under the old rules (each game's `_legacy_record_options` and
+# `_legacy_record_fill` say how), and such a state's `to_record` is a version-2 record of the
+# same game.
+RECORD_VERSIONS = (1, 2)
 VIEW_FORMAT = "tianti-view"
 VIEW_VERSION = 1
 _SEED_LIMIT = 1 << 64
@@ -420,7 +425,7 @@ cdef class State:
     def from_record(record) -> State:
         """Replay a record (a dict as `to_record` gives), or restore a view from its record;
         RecordError says what is wrong."""
-        from engine.registry import load_game
+        from engine.registry import game_class, load_game
 
         if not isinstance(record, dict):
             raise RecordError(f"a game record must be a JSON object, got {type(record).__name__}")
@@ -431,10 +436,17 @@ cdef class State:
         for key in ("game", "options", "seed", "actions"):
             if key not in record:
                 raise RecordError(f"game record lacks the field {key!r}")
+        version = record.get("version", RECORD_VERSION)
+        if isinstance(version, bool) or version not in RECORD_VERSIONS:
+            raise RecordError(
+                f"the record's version is {version!r}; this tianti replays versions "
+                f"{', '.join(map(str, RECORD_VERSIONS))}")
         options = record["options"]
         if not isinstance(options, dict):
             raise RecordError("the record's 'options' must be an object")
         try:
+            if version < RECORD_VERSION:
+                options = game_class(record["game"])._legacy_record_options(dict(options), version)
             game = load_game(record["game"], **options)
         except ValueError as e:
             raise RecordError(f"the record's game cannot be loaded: {e}") from None
@@ -460,6 +472,12 @@ cdef class State:
                 raise RecordError(f"action #{i} of the record is {a!r}, not an integer")
             try:
                 state.apply_action(a)
+                if version < RECORD_VERSION:
+                    # Decisions the older rules took by themselves: applied here, so they are
+                    # in the history (and the state's own record) but not the record's indices.
+                    for b in game._legacy_record_fill(
+                            state, version, actions[i + 1] if i + 1 < len(actions) else None):
+                        state.apply_action(b)
             except IllegalActionError as e:
                 raise RecordError(f"action #{i} of the record does not replay: {e}") from None
         for _, player, seed in pending:
@@ -547,6 +565,26 @@ cdef class State:
             f"<{type(self).__name__} {self.game.name} players={self.num_players()} "
             f"move={len(self._history)}{' over' if self.is_terminal() else ''}{view}>"
         )
+
+
+def stored_record(str game, dict options, seed, list actions) -> dict:
+    """The game record of a game kept without a record version (a ladder store's row: the
+    game's complete options, its seed and decisions): the game says which version they were
+    written under."""
+    from engine.registry import game_class
+
+    return {"format": RECORD_FORMAT,
+            "version": game_class(game)._stored_record_version(options, actions),
+            "game": game, "options": options, "seed": seed, "actions": actions}
+
+
+def legacy_fill(State state, int version, next_action) -> tuple:
+    """Replaying a record of an older `version` step by step: the decisions the older rules took
+    by themselves after the action just applied to `state` (`next_action`: the record's next
+    one, None at its end), as `from_record` applies them."""
+    if version >= RECORD_VERSION:
+        return ()
+    return tuple(state.game._legacy_record_fill(state, version, next_action))
 
 
 def _resampled(State state, player, seed) -> State:

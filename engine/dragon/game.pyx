@@ -166,6 +166,28 @@ class DragonGame(Game):
     def _new_state(self, seed):
         return DragonState._create(self, seed)
 
+    @classmethod
+    def _stored_record_version(cls, options, actions):
+        """Version 1 when the first draft pick is not followed by the starting-persons decision
+        (a game kept before issue 13), else 2."""
+        if len(actions) > 1 and actions[1] not in (A_START, A_START + 1):
+            return 1
+        return 2
+
+    def _legacy_record_fill(self, state, version, next_action):
+        """A version-1 record (before issue 13) has no starting-persons decision: the engine
+        put the second starting person in the second palace by itself, which is A_START (one
+        per palace). Records labelled version 1 by the engine of issue 13 itself, before the
+        record version was raised, already hold the decision: their next action answers it."""
+        if (version < 2 and _at_start(state)
+                and next_action not in (A_START, A_START + 1)):
+            return (A_START,)
+        return ()
+
+
+cdef bint _at_start(DragonState state):
+    return state._s().phase == PH_START
+
 
 cdef class DragonState(State):
     """A position of In the Year of the Dragon."""

@@ -123,7 +123,26 @@ class MountTaiGame(Game):
         Option("optional_edict_effects", bool, False,
                "every edict effect may be skipped, so any tile can be placed for its number alone "
                "(default: as printed, a tier I or II tile's effect is executed when it can be)"),
+        Option("legacy_readings", bool, False,
+               "the readings before issue 13, to replay records made then: talents settle "
+               "before the Works Office, Free Market and Military Garrison; year-two 高矣 "
+               "counts the highest layer; every edict effect is optional"),
     )
+
+    @classmethod
+    def _stored_record_version(cls, options, actions):
+        """Version 1 for complete options without optional_edict_effects (a game kept before
+        issue 13), else 2."""
+        return 2 if "optional_edict_effects" in options else 1
+
+    @classmethod
+    def _legacy_record_options(cls, options, version):
+        """A version-1 record (before issue 13) replays with legacy_readings. Records labelled
+        version 1 by the engine of issue 13 itself, before the record version was raised, name
+        its option optional_edict_effects and replay as they are."""
+        if version < 2 and "optional_edict_effects" not in options:
+            options["legacy_readings"] = True
+        return options
 
     def _complete_options(self, values):
         if values["challenge"] is not None or values["players"] == 1:
@@ -184,7 +203,8 @@ cdef MTOptions _options(dict opts):
     o.challenge = opts["challenge"] or 0
     o.tidy_effect = 1 if opts["tidy_up_effect"] else 0
     o.seasonal_yields = 1 if opts["seasonal_yields"] else 0
-    o.optional_effects = 1 if opts["optional_edict_effects"] else 0
+    o.legacy = 1 if opts["legacy_readings"] else 0
+    o.optional_effects = 1 if (opts["optional_edict_effects"] or o.legacy) else 0
     bt = opts["bonus_talent"]
     o.bonus_talent = NONE8 if bt is None else NO_BONUS if bt == "none" else TALENT_NAMES.index(bt)
     o.bonus_building[0] = NONE8

@@ -368,8 +368,11 @@ cdef double praises(const Ctx* c, const Hold* h) noexcept nogil:
             money += 1
         pr = s.praise[year][season]
         if pr == PR_HEIGHT:
-            v += praise_credit(c, k, pr, (h.layer_bits & 1) + ((h.layer_bits >> 1) & 1)
-                               + ((h.layer_bits >> 2) & 1) + ((h.layer_bits >> 3) & 1), False)
+            if s.opt.legacy:    # legacy_readings: the highest layer (before issue 13)
+                v += praise_credit(c, k, pr, h.height, False)
+            else:
+                v += praise_credit(c, k, pr, (h.layer_bits & 1) + ((h.layer_bits >> 1) & 1)
+                                   + ((h.layer_bits >> 2) & 1) + ((h.layer_bits >> 3) & 1), False)
         elif pr == PR_FARMLAND:
             v += praise_credit(c, k, pr, h.farms, False)
         elif pr == PR_BUILDINGS:

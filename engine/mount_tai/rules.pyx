@@ -478,6 +478,8 @@ cdef void settle_buildings(MTState* s, int seat) noexcept nogil:
     if has_building(pl, B_MINT):
         pl.res[RES_MONEY] += 1
         ev_emit(EV_SETTLE_BUILDING, seat, B_MINT, RES_MONEY, 1, 0, 0)
+    if s.opt.legacy:
+        return      # legacy_readings: the other buildings pay after the talents (settle_yields)
     for l in range(N_CELLS):
         if pl.cell[l] == C_FARMLAND:
             farms += 1
@@ -491,6 +493,42 @@ cdef void settle_buildings(MTState* s, int seat) noexcept nogil:
         pl.res[RES_MONEY] += T.market_money * towns
         if towns > 0:
             ev_emit(EV_SETTLE_BUILDING, seat, B_MARKET, RES_MONEY, T.market_money * towns, towns, 0)
+    if has_building(pl, B_GARRISON) and (T.garrison_seasons & bit):
+        pl.res[RES_GRAIN] += T.garrison_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_GARRISON, RES_GRAIN, T.garrison_grain * farms,
+                    farms, 0)
+
+
+cdef void settle_yields_legacy(MTState* s, int seat) noexcept nogil:
+    """legacy_readings (the engine before issue 13): after the talents, the Works Office or the
+    farmland, the Free Market or the towns, then the Military Garrison, on the fief as the
+    talents left it."""
+    cdef MTPlayer* pl = &s.p[seat]
+    cdef int season = season_of(s), farms = 0, towns = 0, l, bit = 1 << season
+    cdef bint farm_season = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
+    cdef bint town_season = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
+    for l in range(N_CELLS):
+        if pl.cell[l] == C_FARMLAND:
+            farms += 1
+        elif pl.cell[l] == C_TOWN:
+            towns += 1
+    if has_building(pl, B_WORKS) and (T.works_seasons & bit):
+        pl.res[RES_GRAIN] += T.works_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_WORKS, RES_GRAIN, T.works_grain * farms, farms, 0)
+    elif farm_season:
+        pl.res[RES_GRAIN] += T.farmland_grain * farms
+        if farms > 0:
+            ev_emit(EV_SETTLE_LAND, seat, 0, RES_GRAIN, T.farmland_grain * farms, farms, 0)
+    if has_building(pl, B_MARKET) and (T.market_seasons & bit):
+        pl.res[RES_MONEY] += T.market_money * towns
+        if towns > 0:
+            ev_emit(EV_SETTLE_BUILDING, seat, B_MARKET, RES_MONEY, T.market_money * towns, towns, 0)
+    elif town_season:
+        pl.res[RES_MONEY] += T.town_money * towns
+        if towns > 0:
+            ev_emit(EV_SETTLE_LAND, seat, 1, RES_MONEY, T.town_money * towns, towns, 0)
     if has_building(pl, B_GARRISON) and (T.garrison_seasons & bit):
         pl.res[RES_GRAIN] += T.garrison_grain * farms
         if farms > 0:
@@ -578,7 +616,10 @@ cdef bint settle_seat_step(MTState* s, int seat) noexcept nogil:
                 decide(s, seat, PH_ARCHITECT)
                 return True
         elif s.sub == SS_YIELD:
-            settle_yields(s, seat)
+            if s.opt.legacy:
+                settle_yields_legacy(s, seat)
+            else:
+                settle_yields(s, seat)
             s.sub = SS_PRAISE
         elif s.sub == SS_PRAISE:
             settle_praise(s, seat)

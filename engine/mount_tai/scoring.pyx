@@ -11,7 +11,7 @@ from engine.mount_tai.players cimport (
     talent_level, has_skill, building_count, talents_at_least, talent_levels, add_rep,
 )
 from engine.mount_tai.mountain cimport (
-    layers_reached, count_cells, cell_height, next_to_water,
+    highest_layer, layers_reached, count_cells, cell_height, next_to_water,
 )
 
 cdef const MTTables* T = mt_tables()
@@ -23,6 +23,8 @@ cdef int praise_measure(const MTState* s, int seat, int praise, int year) noexce
         # Year 2 "for each layer of the personal fief the player has reached": the layers
         # holding a tile, not the highest one. (Year 1's "cultivates the 2nd layer", at least 2
         # layers, is the same test either way: layer 1 always holds the first settlement.)
+        if s.opt.legacy:
+            return highest_layer(pl)    # legacy_readings: the highest layer (before issue 13)
         return layers_reached(pl)
     if praise == PR_FARMLAND:
         return count_cells(pl, C_FARMLAND)

@@ -268,6 +268,9 @@ ctypedef struct MTOptions:
     uint8_t hidden_edicts   # challenge 5-7: covered tiles lie face down until uncovered
     uint8_t optional_effects  # every edict effect may be skipped (the engine's earlier reading;
                               # default 0: a tier I or II effect is executed when it can be)
+    uint8_t legacy          # option legacy_readings (records before issue 13): talents settle
+                            # before the Works Office, Free Market and Garrison, year-two 高矣
+                            # counts the highest layer (optional_effects is then set too)
 
 
 # One player's holdings.

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from engine.core.errors import TiantiError
-from engine.registry import load_game
+from engine.core.state import RECORD_VERSION, State, legacy_fill
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
 from ladder.narrate import HEADER, Line, narrator_for
 
@@ -31,7 +31,9 @@ def replay(
         g = store.game(game)
         if g.run_id != run:
             raise TiantiError(f"game {game} belongs to run {g.run_id}, not run {run}")
-        state = load_game(g.game, **g.options).new_initial_state(g.seed)
+        record = g.record()
+        # The initial state under the options the record's version replays with.
+        state = State.from_record(dict(record, actions=[]))
     except TiantiError as e:
         raise fail(str(e))
     seats = g.seats
@@ -85,6 +87,17 @@ def replay(
                                       f"({_duration(seconds)})")])
         if not tell(narrator.step(state.events())):
             return
+        if record["version"] < RECORD_VERSION:
+            # A game stored before a rules change: what the rules then did by themselves.
+            nxt = g.actions[i + 1] if i + 1 < len(g.actions) else None
+            for b in legacy_fill(state, record["version"], nxt):
+                player = state.current_player()
+                text = state.action_to_string(b)
+                state.apply_action(b)
+                echo_narration([narrator.move(f"P{player}: {text}  (automatic: stored "
+                                              f"before the rules change)")])
+                if not tell(narrator.step(state.events())):
+                    return
     typer.echo("")
     if board:
         typer.echo(str(state))
