@@ -23,7 +23,7 @@ from ladder.narrate import (HEADER, DragonNarrator, Line, MountTaiNarrator, game
                             render)
 from ladder.play import HUMAN, PlaySession
 from tests.dragon.helpers import blank_month, release, started
-from tests.mount_tai.helpers import act, new_game, seat
+from tests.mount_tai.helpers import act, event_reward_example, new_game, seat
 
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": "1"})
 FAST = ["--opponent", "random(seed=1)", "--hint-bot", "ismcts(iterations=200)"]
@@ -207,16 +207,7 @@ def test_mount_tai_spring_settlement_with_2_farmland():
 
 
 def test_mount_tai_event_reward_8_plus_2_plus_1():
-    from engine.mount_tai import data
-
-    s = new_game(4)
-    red_money_2 = next(i for i, e in enumerate(data.EVENT_TILES)
-                       if e.colour == 3 and e.kind == data.EV_MONEY and e.amount == 2)
-    s._debug_set_board(round=0, events={0: [0, 8, 16, red_money_2]},
-                       season_bonus=["money", "grain", "wine", "reputation"],
-                       order=[RED, GREEN, YELLOW, BLUE])
-    s._debug_set_player(RED, money=8)
-    s._debug_run_from("events")
+    s, _ = event_reward_example()
     s.apply_action(act("event", 3))
     out = text(MountTaiNarrator().step(s.events()))
     assert "    P0 activates the red event +2 money" in out

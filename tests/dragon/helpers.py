@@ -79,3 +79,16 @@ def floors(s: DragonState, i: int) -> list[int]:
 def play_out_turn(s: DragonState, seat_index: int, action: int) -> None:
     assert s.current_player() == seat_index, (s.current_player(), seat_index, s.decision_name())
     s.apply_action(action)
+
+
+def short_wall_after_the_mongols() -> DragonState:
+    """The Great Wall example: 3 players, a wall of 2 sections (seats 0 and 1) when the Mongols
+    of month 5 come; seat 2 has 2 helmets, the others 1. Run to the first release."""
+    s = started(players=3, great_wall=True)
+    for i in range(3):
+        s._debug_set_player(i, score=0, palaces=[(2, ["old warrior", "craftsman"])])
+    s._debug_set_player(2, palaces=[(3, ["old warrior", "young warrior", "craftsman"])])
+    s._debug_set_board(wall=[(0, "1 rice"), (1, "1 rice")])
+    blank_month(s, 5, "mongol invasion")
+    s._debug_run_from("event")
+    return s

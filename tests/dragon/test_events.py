@@ -19,7 +19,9 @@ from engine.core.state import State
 from engine.dragon import data
 from engine.dragon.events import EVENT_TABLE, CAUSES
 from engine.dragon.game import LAYOUT, EVENT_KIND_COUNT, event_kind_ids
-from tests.dragon.helpers import blank_month, build, card, kind_index, release, seat, started
+from tests.dragon.helpers import (
+    blank_month, build, card, kind_index, release, seat, short_wall_after_the_mongols, started,
+)
 from tests.dragon.test_expansions import WALL_GROUPS4, at_month_7, wall
 from tests.dragon.test_rulebook_examples import GROUPS5, start_event
 
@@ -387,13 +389,7 @@ def test_wall_scored_after_the_mongols_when_it_reaches_the_tile():
 
 
 def test_wall_short_of_the_mongol_tile_fewest_builders_release():
-    s = started(players=3, great_wall=True)
-    for i in range(3):
-        s._debug_set_player(i, score=0, palaces=[(2, ["old warrior", "craftsman"])])
-    s._debug_set_player(2, palaces=[(3, ["old warrior", "young warrior", "craftsman"])])
-    s._debug_set_board(wall=[(0, "1 rice"), (1, "1 rice")])
-    blank_month(s, 5, "mongol invasion")
-    s._debug_run_from("event")
+    s = short_wall_after_the_mongols()
     s.apply_action(release(0, "craftsman"))
     s.apply_action(release(0, "craftsman"))
     ev = s.events()

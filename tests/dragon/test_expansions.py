@@ -6,7 +6,8 @@ import pytest
 from engine.dragon import data
 from engine.dragon.game import LAYOUT
 from tests.dragon.helpers import (
-    blank_month, build, card, floors, kind_index, persons, release, seat, started, type_index,
+    blank_month, build, card, floors, kind_index, persons, release, seat,
+    short_wall_after_the_mongols, started, type_index,
 )
 
 WALL_GROUPS4 = [["taxes", "build"], ["harvest", "fireworks"], ["military parade", "research"],
@@ -81,13 +82,7 @@ def test_wall_scored_after_mongols_when_it_reaches_the_tile():
 
 
 def test_wall_short_of_the_mongol_tile_fewest_builders_release():
-    s = started(players=3, great_wall=True)
-    for i in range(3):
-        s._debug_set_player(i, score=0, palaces=[(2, ["old warrior", "craftsman"])])
-    s._debug_set_player(2, palaces=[(3, ["old warrior", "young warrior", "craftsman"])])
-    s._debug_set_board(wall=[(0, "1 rice"), (1, "1 rice")])
-    blank_month(s, 5, "mongol invasion")
-    s._debug_run_from("event")
+    s = short_wall_after_the_mongols()
     # Fewest helmets: seats 0 and 1 release one person for the invasion...
     assert s.snapshot()["need"] == [1, 1, 0]
     s.apply_action(release(0, "craftsman"))

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 from engine.dragon import data
 from engine.dragon.game import LAYOUT
-from tests.dragon.helpers import blank_month, floors, kind_index, release, started
+from tests.dragon.helpers import (
+    blank_month, floors, kind_index, release, short_wall_after_the_mongols, started,
+)
 
 
 def test_wall_release_after_the_mongols_names_the_wall():
-    s = started(players=3, great_wall=True)
-    for i in range(3):
-        s._debug_set_player(i, score=0, palaces=[(2, ["old warrior", "craftsman"])])
-    s._debug_set_player(2, palaces=[(3, ["old warrior", "young warrior", "craftsman"])])
-    s._debug_set_board(wall=[(0, "1 rice"), (1, "1 rice")])
-    blank_month(s, 5, "mongol invasion")
-    s._debug_run_from("event")
+    s = short_wall_after_the_mongols()
     assert s.snapshot()["release_cause"] == "event"
     mongols = s.decision_name()
     assert "mongol invasion" in mongols

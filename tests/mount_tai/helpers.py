@@ -90,3 +90,18 @@ def policy_position(players: int = 4, seed: int = 1, seat_index: int = 0, **opti
     dry(s)
     s._debug_policy(seat_index)
     return s
+
+
+def event_reward_example() -> tuple[MountTaiState, int]:
+    """The rulebook's event activation: red holds 8 money, the season's bonus is money, and the
+    red +2 money event tile lies on space 3; run to red's event choice. Returns the state and
+    that tile's index."""
+    s = new_game(4)
+    red_money_2 = next(i for i, e in enumerate(data.EVENT_TILES)
+                       if e.colour == 3 and e.kind == data.EV_MONEY and e.amount == 2)
+    s._debug_set_board(round=0, events={0: [0, 8, 16, red_money_2]},
+                       season_bonus=["money", "grain", "wine", "reputation"],
+                       order=[RED, GREEN, YELLOW, BLUE])
+    s._debug_set_player(RED, money=8)
+    s._debug_run_from("events")
+    return s, red_money_2

@@ -16,7 +16,7 @@ from engine.core.state import State
 from engine.mount_tai import data
 from engine.mount_tai.events import EVENT_TABLE, TUTOR_REASONS, VIRTUAL_SEAT
 from tests.mount_tai.helpers import (
-    act, building, cell, effect, new_game, policy_position, seat, talent, use_tile,
+    event_reward_example, act, building, cell, effect, new_game, policy_position, seat, talent, use_tile,
 )
 
 RED, GREEN, YELLOW, BLUE = range(4)
@@ -99,14 +99,7 @@ def test_turn_order_change_example_events():
 
 def test_event_activation_8_plus_2_plus_1_events():
     """Red has 8 money; the season's bonus is money; the red +2 money event gives 3: 11."""
-    s = new_game(4)
-    red_money_2 = next(i for i, e in enumerate(data.EVENT_TILES)
-                       if e.colour == 3 and e.kind == data.EV_MONEY and e.amount == 2)
-    s._debug_set_board(round=0, events={0: [0, 8, 16, red_money_2]},
-                       season_bonus=["money", "grain", "wine", "reputation"],
-                       order=[RED, GREEN, YELLOW, BLUE])
-    s._debug_set_player(RED, money=8)
-    s._debug_run_from("events")
+    s, red_money_2 = event_reward_example()
     s.apply_action(act("event", 3))
     ev = s.events()
     flipped = one(ev, "event_flipped", seat=RED)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.mount_tai import data
 from tests.mount_tai.helpers import (
-    act, building, cell, dry, effect, new_game, policy_position, seat, talent, uncover, use_tile,
+    event_reward_example, act, building, cell, dry, effect, new_game, policy_position, seat, talent, uncover, use_tile,
 )
 
 RED, GREEN, YELLOW, BLUE = range(4)
@@ -106,14 +106,7 @@ def test_tidy_up_a_single_tile_and_newly_uncovered_tiles():
 
 def test_event_activation_example_8_plus_2_plus_1():
     """Red has 8 money; the round's bonus tile is money; a red event gives 2 money: 11."""
-    s = new_game(4)
-    red_money_2 = next(i for i, e in enumerate(data.EVENT_TILES)
-                       if e.colour == 3 and e.kind == data.EV_MONEY and e.amount == 2)
-    s._debug_set_board(round=0, events={0: [0, 8, 16, red_money_2]},
-                       season_bonus=["money", "grain", "wine", "reputation"],
-                       order=[RED, GREEN, YELLOW, BLUE])
-    s._debug_set_player(RED, money=8)
-    s._debug_run_from("events")
+    s, _ = event_reward_example()
     assert s.current_player() == RED and s.snapshot()["phase"] == "event"
     s.apply_action(act("event", 3))
     assert seat(s, RED)["money"] == 11
