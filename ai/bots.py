@@ -169,6 +169,10 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "reuse": (bool, True, "keep the tree between moves where it still applies"),
     "threads": (int, 1, "root-parallel threads"),
     "seed": (int, 0, "seed (a search with an iteration budget is reproducible)"),
+    "evaluation": (str, None, "the game's evaluation the cut-off uses, by name (Mount Tai: "
+                   "hand or learned; default: the game's own)"),
+    "goal_margin": (float, 0.0, "solo games: share of the final reward paid for the margin to "
+                    "the goal (0: reached or not only)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

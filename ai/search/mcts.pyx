@@ -17,7 +17,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from engine.core.interface cimport GameDef, MAX_GAME_PLAYERS
+from engine.core.interface cimport GameDef, EvaluateFn, MAX_GAME_PLAYERS
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_uniform
 from engine.core.state cimport State
 from engine.core.args import check_seat
@@ -30,6 +30,19 @@ AGGREGATES = {"visits": AGG_VISITS, "vote": AGG_VOTE}
 
 cdef enum:
     DEF_NODES = 1024         # nodes a tree starts with
+
+
+cdef int _evaluator_index(const GameDef* g, object name) except -2:
+    """GameDef.evaluators index of the evaluation `name` (-1: the game's default `evaluate`)."""
+    cdef int i
+    if name is None:
+        return -1
+    names = [g.evaluator_names[i].decode() for i in range(g.n_evaluators)]
+    if name in names:
+        return names.index(name)
+    game = g.name.decode()
+    known = ", ".join(names) if names else "none but its default"
+    raise ValueError(f"{game} has no evaluation {name!r}; it has: {known}")
 NODE_BYTES = sizeof(Node)
 
 
@@ -160,8 +173,15 @@ cdef void terminal_rewards(const GameDef* g, const SearchConfig* cfg, const void
     cdef int i, j
     cdef double best, scale
     if n == 1:
-        # Solo: the game's outcome (goal reached or not) is the only reward that means anything.
+        # Solo: the game's outcome (goal reached or not) is what counts; with `goal_margin`, a
+        # share of the reward is the margin to the goal (+-2 score_scale spans it), so the search
+        # still tells lines apart when all reach the goal or none does.
         g.returns(s, out)
+        if cfg.goal_margin > 0 and g.goal != NULL:
+            g.scores(s, sc)
+            scale = g.score_scale if g.score_scale > 0 else 20.0
+            out[0] = ((1.0 - cfg.goal_margin) * out[0] + cfg.goal_margin
+                      * min(1.0, max(0.0, 0.5 + (sc[0] - g.goal(s)) / (4.0 * scale))))
     elif cfg.reward == REWARD_RANK:
         g.ranks(s, ranks)
         for i in range(n):
@@ -214,11 +234,12 @@ cdef void playout(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_pl
     cdef void* s = w.work
     cdef int kind = cfg.playout
     cdef bint track = cfg.playout == PLAYOUT_MAST
+    cdef EvaluateFn evaluate = g.evaluate if cfg.evaluator < 0 else g.evaluators[cfg.evaluator]
     if kind == PLAYOUT_HEURISTIC and g.move_prior == NULL:
         kind = PLAYOUT_RANDOM
     while not g.is_terminal(s):
-        if cfg.cutoff > 0 and steps >= cfg.cutoff and g.evaluate != NULL:
-            g.evaluate(s, rewards)
+        if cfg.cutoff > 0 and steps >= cfg.cutoff and evaluate != NULL:
+            evaluate(s, rewards)
             return
         mover = g.current_player(s)
         n = g.legal_actions(s, w.acts)
@@ -514,6 +535,7 @@ cdef class Searcher:
     cdef list last_history
     cdef int last_player
     cdef readonly dict config
+    cdef object evaluation       # the game evaluation's name asked for (None: the default)
 
     def __cinit__(self):
         self.workers = NULL
@@ -522,7 +544,8 @@ cdef class Searcher:
 
     def __init__(self, *, mode="ismcts", iterations=0, millis=0.0, c=0.7, reward="win",
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
-                 aggregate="visits", final="visits", reuse=True, threads=1, seed=0):
+                 aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
+                 evaluation=None, goal_margin=0.0):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -543,6 +566,12 @@ cdef class Searcher:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
         if c < 0 or bias < 0 or cutoff < 0:
             raise ValueError("c, bias and cutoff must not be negative")
+        if not isinstance(goal_margin, (int, float)) or isinstance(goal_margin, bool) \
+                or not 0.0 <= goal_margin <= 1.0:
+            raise ValueError(f"goal_margin must be a number in [0, 1], got {goal_margin!r}")
+        if evaluation is not None and not isinstance(evaluation, str):
+            raise ValueError(f"evaluation must be the name of one of the game's evaluations, "
+                             f"got {evaluation!r}")
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, got {determinizations}")
         if not 1 <= threads <= 64:
@@ -555,6 +584,9 @@ cdef class Searcher:
         self.cfg.bias = bias
         self.cfg.determinizations = determinizations
         self.cfg.reuse = 1 if reuse else 0
+        self.cfg.evaluator = -1
+        self.cfg.goal_margin = goal_margin
+        self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
         self.calls = 0
@@ -563,7 +595,8 @@ cdef class Searcher:
         self.config = dict(mode=mode, iterations=iterations, millis=millis, c=c, reward=reward,
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
-                           reuse=reuse, threads=threads, seed=seed)
+                           reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
+                           goal_margin=goal_margin)
 
     def __dealloc__(self):
         self._free_workers()
@@ -581,6 +614,7 @@ cdef class Searcher:
         cdef uint64_t s
         cdef Rng mix
         self._free_workers()
+        self.cfg.evaluator = _evaluator_index(state.gdef, self.evaluation)
         self.g = state.gdef
         self.n_players = self.g.num_players(state.data)
         self.workers = <Worker*>calloc(self.n_workers, sizeof(Worker))

@@ -22,6 +22,12 @@ cdef enum:
     TERMINAL_PLAYER = -4
     # Upper bound on any game's player count, for callers' fixed buffers.
     MAX_GAME_PLAYERS = 5
+    # Named evaluations a game may offer besides `evaluate` (GameDef.evaluators).
+    MAX_EVALUATORS = 4
+
+
+# An evaluation: `evaluate`'s contract (a value per seat in [0, 1] into out[num_players]).
+ctypedef void (*EvaluateFn)(const void* s, double* out) noexcept nogil
 
 
 ctypedef struct GameDef:
@@ -93,3 +99,15 @@ ctypedef struct GameDef:
 
     # A typical winning margin in points, the scale of the "score margin" reward.
     double score_scale
+
+    # Evaluations the search may be asked for by name instead of `evaluate` (a search config's
+    # `evaluation`): `n_evaluators` names and functions, each with `evaluate`'s contract. One of
+    # them is usually `evaluate` itself under its own name, so that a configuration can name the
+    # evaluation it was tuned with and keep it when the default changes.
+    int n_evaluators
+    const char* evaluator_names[MAX_EVALUATORS]
+    EvaluateFn evaluators[MAX_EVALUATORS]
+
+    # Solo games: the score the seat must reach (the goal), for the search's goal-aware reward
+    # (reached or not, and by how much). NULL when the game has no goal; only called on solo states.
+    double (*goal)(const void* s) noexcept nogil

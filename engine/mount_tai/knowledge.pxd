@@ -21,3 +21,13 @@ cdef void mt_evaluate(const void* s, double* out) noexcept nogil
 # lower levels), the use of talents, buildings, settlements and the summit still to come, and
 # what the money, grain and wine held are still worth.
 cdef double mt_projection(const void* s, int seat) noexcept nogil
+
+cdef enum:
+    N_FEATURES = 68     # values written by mt_features (FEATURE_NAMES in knowledge.pyx)
+
+# The features of `seat`'s position in `s` for a learned evaluation, into out[N_FEATURES]: the
+# projection and its parts (Eight Praises, summit, talents, resources, yields), the holdings they
+# come from (resources, fief, buildings, each talent kind's level), the decisions left, the player
+# count, the challenge game and its goal, the virtual player's draws. Public information and the
+# seat's own holdings only; never changes `s`.
+cdef void mt_features(const void* s, int seat, double* out) noexcept nogil

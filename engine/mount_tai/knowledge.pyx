@@ -22,6 +22,7 @@ from engine.mount_tai.mountain cimport cell_height, next_to_water, can_cultivate
 from engine.mount_tai.checks cimport season_of, uncovered, builder_toll_blocks, colour_room
 from engine.mount_tai.scoring cimport solo_goal
 from engine.mount_tai.solo cimport vp_event_choice
+from engine.core.state cimport State as CoreState
 
 cdef extern from *:
     """
@@ -1454,3 +1455,93 @@ cdef void mt_evaluate(const void* vs, double* out) noexcept nogil:
         total += est[i]
     for i in range(n):
         out[i] = est[i] / total
+
+# ---------------------------------------------------------------------------------------------
+# Features for a learned evaluation (engine/mount_tai/learned.pyx): the projection, its parts and
+# the raw holdings they are computed from, so that a model fitted on self-play can correct the
+# hand-written values where they are wrong. Public information and the seat's own holdings only.
+
+FEATURE_NAMES = (
+    "bias", "projection", "rep", "money", "grain", "wine", "pairs", "farms", "towns",
+    "settlements", "wet", "wet_tiles", "height", "layers", "l23", "ascent",
+    "granary", "mint", "works", "market", "academy", "yufu", "garrison", "observatory",
+    "agri", "commerce", "sacrifice", "brewer", "admin", "pioneer", "publicist", "trader",
+    "yinyang", "architect", "dugu", "firstborn", "vanguard", "elder", "secretary", "zheng",
+    "n_talents", "tier3", "firsts", "decisions_left", "praises", "summit", "talents",
+    "resources", "yields", "sacrifice_tiles", "celebration_tiles", "exchanges",
+    "players_1", "players_2", "players_3", "players_4",
+    "challenge_1", "challenge_2", "challenge_3", "challenge_4", "challenge_5", "challenge_6",
+    "challenge_7", "challenge_8", "goal", "virtual_drawn", "tiles_left", "turn_number",
+)
+assert len(FEATURE_NAMES) == N_FEATURES
+
+
+cdef void mt_features(const void* vs, int seat, double* out) noexcept nogil:
+    cdef const MTState* s = <const MTState*>vs
+    cdef const MTPlayer* pl = &s.p[seat]
+    cdef Ctx c
+    cdef Hold h
+    cdef int i, k = 0, L
+    cdef uint32_t m
+    ctx_of(s, seat, &c)
+    hold_of(s, seat, &h)
+    out[0] = 1.0
+    out[1] = value(&c, &h)
+    out[2] = h.rep
+    out[3] = h.money
+    out[4] = h.grain
+    out[5] = h.wine
+    out[6] = h.grain if h.grain < h.wine else h.wine
+    out[7] = h.farms
+    out[8] = h.towns
+    out[9] = h.settlements
+    out[10] = h.wet
+    out[11] = h.wet_tiles
+    out[12] = h.height
+    m = <uint32_t>h.layer_bits
+    while m:
+        k += 1
+        m &= m - 1
+    out[13] = k
+    out[14] = h.l23
+    out[15] = h.ascent
+    for i in range(N_BUILDING_KINDS):
+        out[16 + i] = (h.buildings >> i) & 1
+    for i in range(N_TALENT_KINDS):
+        out[24 + i] = h_level(&h, i)
+    out[40] = h.n_talents
+    out[41] = h.tier3
+    out[42] = h.firsts
+    out[43] = c.R
+    out[44] = praises(&c, &h)
+    out[45] = summit(&c, &h)
+    out[46] = talents(&c, &h)
+    out[47] = h.money * c.vm + feast(&c, &h)
+    out[48] = h.farms * c.farm_u + h.towns * c.town_u
+    out[49] = c.sac_tiles
+    out[50] = c.cel_tiles
+    out[51] = c.exchanges
+    for i in range(4):
+        out[52 + i] = 1.0 if s.opt.n_players == i + 1 else 0.0
+    for i in range(N_CHALLENGES):
+        out[56 + i] = 1.0 if s.opt.challenge == i + 1 else 0.0
+    out[64] = solo_goal(s) if s.opt.solo else 0.0
+    out[65] = s.vp_next if s.opt.solo else 0.0
+    k = 0
+    m = pl.present
+    while m:
+        k += 1
+        m &= m - 1
+    out[66] = k
+    out[67] = pl.turn_number
+
+
+def features(state, seat):
+    """The learned evaluation's features of `seat` in a Mount Tai state (FEATURE_NAMES order)."""
+    from engine.core.args import check_seat
+    cdef CoreState st = <CoreState?>state
+    cdef double out[N_FEATURES]
+    if st.gdef.name != b"mount-tai":
+        raise ValueError(f"features: a Mount Tai state is needed, got {st.game.name!r}")
+    mt_features(st.data, check_seat(state, seat), out)
+    return [out[i] for i in range(N_FEATURES)]

@@ -37,6 +37,7 @@ from engine.mount_tai.checks cimport (
 )
 from engine.mount_tai.legal cimport mt_legal, legal_tidy, legal_cultivate, legal_water
 from engine.mount_tai.knowledge cimport mt_move_prior, mt_evaluate
+from engine.mount_tai.learned cimport mt_evaluate_learned
 
 cdef extern from *:
     """
@@ -1381,6 +1382,10 @@ cdef void _scores(const void* s, double* out) noexcept nogil:
         out[i] = d.p[i].res[RES_REP]
 
 
+cdef double _goal(const void* s) noexcept nogil:
+    return solo_goal(<const MTState*>s)
+
+
 cdef GameDef _GAMEDEF
 memset(&_GAMEDEF, 0, sizeof(GameDef))
 _GAMEDEF.name = b"mount-tai"
@@ -1401,6 +1406,12 @@ _GAMEDEF.ranks = _ranks
 _GAMEDEF.move_prior = mt_move_prior
 _GAMEDEF.evaluate = mt_evaluate
 _GAMEDEF.score_scale = 10.0        # a typical winning margin in reputation
+_GAMEDEF.n_evaluators = 2
+_GAMEDEF.evaluator_names[0] = b"hand"       # knowledge.pyx's projection (issue 14's baseline)
+_GAMEDEF.evaluators[0] = mt_evaluate
+_GAMEDEF.evaluator_names[1] = b"learned"    # learned.pyx: the model fitted by ai.learn
+_GAMEDEF.evaluators[1] = mt_evaluate_learned
+_GAMEDEF.goal = _goal
 
 
 cdef const GameDef* mt_gamedef() noexcept nogil:

@@ -1,0 +1,65 @@
+"""Train a learned evaluation from self-play (reproducible from --seed).
+
+    .venv/bin/python -m ai.learn play --games 6000 --out data.npz      # self-play positions
+    .venv/bin/python -m ai.learn fit data.npz --out engine/mount_tai/eval_model.json
+    .venv/bin/python -m ai.learn report data.npz                        # error by round
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ai.learn", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="play self-play games and save their positions (.npz)")
+    p.add_argument("--game", default="mount-tai")
+    p.add_argument("--games", type=int, default=6000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bot", default="strong(iterations=1000)", help="the bot of every seat")
+    p.add_argument("--epsilon", type=float, default=0.05, help="chance of a random move")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the model on saved positions and write it (.json)")
+    f.add_argument("data", nargs="+")
+    f.add_argument("--out", required=True)
+    f.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
+    f.add_argument("--hidden", type=int, default=0, help="hidden units (0: ridge per round)")
+    r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
+    r.add_argument("data", nargs="+")
+    r.add_argument("--model", help="a fitted model (.json) to compare")
+    r.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.command == "play":
+        from ai.learn.selfplay import generate
+        start = time.time()
+        try:
+            data = generate(args.game, args.games, args.seed, args.bot, args.epsilon,
+                            args.workers)
+        except KeyboardInterrupt:
+            print("interrupted: nothing saved", file=sys.stderr)
+            return 130
+        np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
+                            bot=np.asarray(args.bot), **data)
+        print(f"{len(data['x']):,} positions of {args.games:,} games in "
+              f"{time.time() - start:.0f} s -> {args.out}")
+        return 0
+    from ai.learn import fit as fitting
+    data = fitting.load(args.data)
+    if args.command == "fit":
+        model = fitting.fit(data, seed=args.seed, hidden=args.hidden)
+        fitting.save(model, args.out)
+        print(fitting.report(data, model, seed=args.seed))
+        return 0
+    model = fitting.read(args.model) if args.model else None
+    print(fitting.report(data, model, seed=args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,235 @@
+"""Fit each seat's final score on self-play positions, and judge the fit on held-out games.
+
+The model is a ridge regression per number of decisions the seat has left (0..16): one linear
+model a stage of the game, on the raw features (weights are stored for the raw values, so the
+compiled evaluation is one dot product). On top of it, the evaluation needs a spread: a solo
+game's chance of reaching the goal is P(final >= goal) under a normal error with the held-out
+residual spread of that stage (`sigma`); a multi-player share of the win is a softmax of the
+seats' predictions with the temperature that best predicts the winners held out (`temp`).
+Games (not positions) are split into training and held-out sets, from a seed.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+BUCKETS = 17                      # decisions left 0..16
+LAMBDAS = (0.1, 1.0, 10.0, 100.0, 1000.0)
+HOLD_OUT = 0.2                    # share of games held out
+FORMAT = "tianti-eval-model"
+
+
+@dataclass
+class Model:
+    game: str
+    features: list[str]
+    weights: np.ndarray           # [BUCKETS, F]: prediction = weights[b] @ x
+    sigma: np.ndarray             # [BUCKETS]: held-out residual spread (solo games)
+    temp: np.ndarray              # [BUCKETS]: softmax temperature (multi-player)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def predict(self, x: np.ndarray, left: np.ndarray) -> np.ndarray:
+        b = np.clip(left, 0, BUCKETS - 1)
+        return np.einsum("nf,nf->n", x.astype(np.float64), self.weights[b])
+
+
+def load(paths: list[str]) -> dict[str, np.ndarray]:
+    """Positions of one or more self-play files (games renumbered to stay distinct)."""
+    parts = [dict(np.load(p)) for p in paths]
+    out: dict[str, np.ndarray] = {}
+    offset = 0
+    for d in parts:
+        d["group"] = d["group"] + offset
+        offset = int(d["group"].max()) + 1
+    for key in ("x", "seat", "left", "final", "goal", "won", "group", "table"):
+        out[key] = np.concatenate([d[key] for d in parts])
+    out["game"] = str(parts[0]["game"])
+    return out
+
+
+def split(data: dict[str, np.ndarray], seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row masks (train, held out), games kept whole."""
+    groups = np.unique(data["group"])
+    rng = np.random.default_rng(seed)
+    held = rng.choice(groups, size=max(1, int(len(groups) * HOLD_OUT)), replace=False)
+    test = np.isin(data["group"], held)
+    return ~test, test
+
+
+def _ridge(x: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
+    """Ridge weights in raw feature space; column 0 (the constant) is not penalised."""
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    keep = sd > 1e-9
+    keep[0] = False
+    z = (x[:, keep] - mu[keep]) / sd[keep]
+    a = z.T @ z + lam * np.eye(z.shape[1])
+    beta = np.linalg.solve(a, z.T @ (y - y.mean()))
+    w = np.zeros(x.shape[1])
+    w[keep] = beta / sd[keep]
+    w[0] = y.mean() - (mu[keep] * w[keep]).sum()
+    return w
+
+
+def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0) -> Model:
+    if hidden:
+        raise ValueError("only the ridge model (--hidden 0) is implemented")
+    from engine.mount_tai.knowledge import FEATURE_NAMES  # the game's names, for the file
+    train, test = split(data, seed)
+    x = data["x"].astype(np.float64)
+    y = data["final"].astype(np.float64)
+    left = np.clip(data["left"], 0, BUCKETS - 1)
+    weights = np.zeros((BUCKETS, x.shape[1]))
+    lambdas = []
+    for b in range(BUCKETS):
+        tr = train & (left == b)
+        te = test & (left == b)
+        if tr.sum() < 50:
+            weights[b, 1] = 1.0          # too few positions: the hand projection itself
+            lambdas.append(None)
+            continue
+        best = None
+        for lam in LAMBDAS:
+            w = _ridge(x[tr], y[tr], lam)
+            err = np.mean((x[te] @ w - y[te]) ** 2) if te.any() else 0.0
+            if best is None or err < best[0]:
+                best = (err, lam, w)
+        assert best is not None
+        weights[b] = best[2]          # fitted on the training games only: held out stays out
+        lambdas.append(best[1])
+    model = Model(data["game"], list(FEATURE_NAMES), weights, np.ones(BUCKETS),
+                  np.ones(BUCKETS), {"seed": seed, "lambda": lambdas, "positions": int(len(y)),
+                                     "games": int(len(np.unique(data["group"])))})
+    # Spread and temperature from the held-out games, fitted on the training ones only.
+    pred = model.predict(x, left)
+    solo = data["table"] < 9
+    for b in range(BUCKETS):
+        m = test & solo & (left == b)
+        if m.sum() > 10:
+            model.sigma[b] = max(1.0, float(np.std(pred[m] - y[m])))
+        else:
+            model.sigma[b] = model.sigma[b - 1] if b else 3.0
+    model.temp[:] = _fit_temps(data, pred, test & ~solo, left)
+    return model
+
+
+def _positions(data: dict[str, np.ndarray], mask: np.ndarray) -> list[np.ndarray]:
+    """Row indices of each (game, decision) position's seats among `mask`'s rows: the rows of
+    one position are consecutive, one per seat from seat 0."""
+    idx = np.flatnonzero(mask & (data["seat"] == 0))
+    out = []
+    for i in idx:
+        j = i + 1
+        while j < len(data["seat"]) and data["seat"][j] != 0 and data["group"][j] == data["group"][i]:
+            j += 1
+        out.append(np.arange(i, j))
+    return out
+
+
+def _softmax_loss(pred: np.ndarray, won: np.ndarray, pos: list[np.ndarray], t: float) -> float:
+    loss = 0.0
+    for rows in pos:
+        v = pred[rows] / t
+        v = v - v.max()
+        logp = v - math.log(float(np.exp(v).sum()))
+        loss -= float((won[rows] * logp).sum())
+    return loss / max(1, len(pos))
+
+
+def _fit_temps(data: dict[str, np.ndarray], pred: np.ndarray, mask: np.ndarray,
+               left: np.ndarray) -> np.ndarray:
+    temps = np.full(BUCKETS, 6.0)
+    grid = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 14.0, 20.0, 30.0)
+    for b in range(BUCKETS):
+        pos = _positions(data, mask & (left == b))
+        if len(pos) < 20:
+            continue
+        if len(pos) > 3000:
+            pos = pos[:: len(pos) // 3000]
+        temps[b] = min(grid, key=lambda t: _softmax_loss(pred, data["won"], pos, t))
+    return temps
+
+
+def save(model: Model, path: str) -> None:
+    doc = {"format": FORMAT, "version": 1, "game": model.game, "features": model.features,
+           "buckets": BUCKETS, "weights": model.weights.round(6).tolist(),
+           "sigma": model.sigma.round(4).tolist(), "temp": model.temp.round(4).tolist(),
+           "info": model.info}
+    Path(path).write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def read(path: str) -> Model:
+    doc = json.loads(Path(path).read_text())
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a {FORMAT} file")
+    return Model(doc["game"], doc["features"], np.asarray(doc["weights"]),
+                 np.asarray(doc["sigma"]), np.asarray(doc["temp"]), doc.get("info", {}))
+
+
+def _hand_solo(x: np.ndarray, names: list[str], left: np.ndarray) -> np.ndarray:
+    """The hand-written solo evaluation (knowledge.pyx defaults): a logistic of projection +
+    0.2 R^2 - goal with a scale of 6 (1 + R / 16)."""
+    proj = x[:, names.index("projection")]
+    goal = x[:, names.index("goal")]
+    temp = 6.0 * (1.0 + left / 16.0)
+    return 1.0 / (1.0 + np.exp(-(proj + 0.2 * left * left - goal) / temp))
+
+
+def report(data: dict[str, np.ndarray], model: Model | None, seed: int = 1) -> str:
+    """Error by decisions left on the held-out games: the hand projection, the model, and in
+    solo games the goal's log loss of the hand evaluation and of the model's probability."""
+    from engine.mount_tai.knowledge import FEATURE_NAMES
+    names = list(FEATURE_NAMES)
+    _, test = split(data, seed)
+    x = data["x"].astype(np.float64)
+    y = data["final"].astype(np.float64)
+    left = np.clip(data["left"], 0, BUCKETS - 1)
+    hand = x[:, names.index("projection")]
+    pred = model.predict(x, left) if model is not None else None
+    solo = data["table"] < 9
+    goal = data["goal"]
+    lines = ["| decisions left | positions | hand: mean error | hand: RMSE | model: mean error "
+             "| model: RMSE | solo goal log loss: hand | model |", "|---|---|---|---|---|---|---|---|"]
+    for b in range(BUCKETS - 1, -1, -1):
+        m = test & (left == b)
+        if not m.any():
+            continue
+        he = hand[m] - y[m]
+        row = [str(b), f"{m.sum():,}", f"{he.mean():+.1f}", f"{np.sqrt((he ** 2).mean()):.1f}"]
+        if pred is not None:
+            me = pred[m] - y[m]
+            row += [f"{me.mean():+.1f}", f"{np.sqrt((me ** 2).mean()):.1f}"]
+        else:
+            row += ["", ""]
+        ms = m & solo
+        if ms.any():
+            ph = np.clip(_hand_solo(x[ms], names, left[ms]), 1e-6, 1 - 1e-6)
+            row.append(f"{_logloss(ph, goal[ms]):.3f}")
+            if model is not None:
+                pm = _prob_goal(model, x[ms], left[ms], names)
+                row.append(f"{_logloss(pm, goal[ms]):.3f}")
+            else:
+                row.append("")
+        else:
+            row += ["", ""]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def _prob_goal(model: Model, x: np.ndarray, left: np.ndarray, names: list[str]) -> np.ndarray:
+    """P(final >= goal) under a normal error of the stage's spread (final scores are whole)."""
+    pred = model.predict(x, left)
+    goal = x[:, names.index("goal")]
+    sigma = model.sigma[np.clip(left, 0, BUCKETS - 1)]
+    z = (pred - goal + 0.5) / (sigma * math.sqrt(2.0))
+    p = 0.5 * (1.0 + np.vectorize(math.erf)(z))
+    return np.clip(p, 1e-6, 1 - 1e-6)
+
+
+def _logloss(p: np.ndarray, y: np.ndarray) -> float:
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())

@@ -1,0 +1,122 @@
+# cython: language_level=3
+"""Mount Tai: the evaluation learned from self-play (see learned.pxd; the model is fitted by
+`python -m ai.learn`). The weights live in C arrays filled once from the package's data file;
+`load_model` replaces them for experiments (not while a search runs)."""
+
+import json
+from pathlib import Path
+
+from libc.math cimport exp, erf, sqrt
+
+from engine.mount_tai.state cimport *
+from engine.mount_tai.knowledge cimport (N_FEATURES, mt_features, mt_projection, mt_evaluate)
+from engine.mount_tai.scoring cimport solo_goal
+
+cdef enum:
+    N_STAGES = 17       # decisions left 0..16
+
+cdef double LW[N_STAGES][N_FEATURES]    # prediction = LW[stage] . features
+cdef double SIGMA[N_STAGES]             # held-out error spread per stage (solo goal chance)
+cdef double TEMP[N_STAGES]              # softmax temperature per stage (several seats)
+cdef bint READY = False                 # a model is loaded
+
+DEFAULT_MODEL = Path(__file__).with_name("eval_model.json")
+_info: dict = {}
+
+
+cdef inline int stage_of(const double* f) noexcept nogil:
+    cdef int b = <int>f[43]             # knowledge.FEATURE_NAMES: "decisions_left"
+    return 0 if b < 0 else (N_STAGES - 1 if b >= N_STAGES else b)
+
+
+cdef double predict(const void* s, int seat, int* stage) noexcept nogil:
+    cdef double f[N_FEATURES]
+    cdef double v = 0.0
+    cdef int i, b
+    mt_features(s, seat, f)
+    b = stage_of(f)
+    for i in range(N_FEATURES):
+        v += LW[b][i] * f[i]
+    stage[0] = b
+    return v
+
+
+cdef double mt_learned_projection(const void* s, int seat) noexcept nogil:
+    cdef int b
+    if not READY:
+        return mt_projection(s, seat)
+    return predict(s, seat, &b)
+
+
+cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:
+    cdef const MTState* s = <const MTState*>vs
+    cdef int i, b, b0 = 0, n = s.opt.n_players
+    cdef double est[MAX_PLAYERS]
+    cdef double best = -1e300, total = 0.0, t
+    if not READY:
+        mt_evaluate(vs, out)
+        return
+    if s.opt.solo:
+        est[0] = predict(vs, 0, &b)
+        out[0] = 0.5 * (1.0 + erf((est[0] - solo_goal(s) + 0.5) / (SIGMA[b] * sqrt(2.0))))
+        return
+    for i in range(n):
+        est[i] = predict(vs, i, &b)
+        if i == s.cur:
+            b0 = b
+        if est[i] > best:
+            best = est[i]
+    t = TEMP[b0]
+    for i in range(n):
+        est[i] = exp((est[i] - best) / t)
+        total += est[i]
+    for i in range(n):
+        out[i] = est[i] / total
+
+
+def load_model(path=None) -> dict:
+    """Load a fitted model (`ai.learn` fit's file; the package's own by default) into the
+    compiled evaluation and return its description. A file for other features is refused."""
+    global READY
+    from engine.mount_tai.knowledge import FEATURE_NAMES
+    p = Path(path) if path is not None else DEFAULT_MODEL
+    doc = json.loads(p.read_text())
+    if doc.get("format") != "tianti-eval-model" or doc.get("game") != "mount-tai":
+        raise ValueError(f"{p} is not a Mount Tai evaluation model")
+    if list(doc["features"]) != list(FEATURE_NAMES):
+        raise ValueError(f"{p} was fitted on other features than this engine's")
+    w, sg, tp = doc["weights"], doc["sigma"], doc["temp"]
+    if (len(w) != N_STAGES or len(sg) != N_STAGES or len(tp) != N_STAGES
+            or any(len(row) != N_FEATURES for row in w)):
+        raise ValueError(f"{p}: the model's shape is not {N_STAGES} x {N_FEATURES}")
+    for b in range(N_STAGES):
+        if not sg[b] > 0 or not tp[b] > 0:
+            raise ValueError(f"{p}: sigma and temp must be positive")
+    for b in range(N_STAGES):
+        for i in range(N_FEATURES):
+            LW[b][i] = float(w[b][i])
+        SIGMA[b] = float(sg[b])
+        TEMP[b] = float(tp[b])
+    READY = True
+    _info.clear()
+    _info.update(path=str(p), **doc.get("info", {}))
+    return dict(_info)
+
+
+def model_info() -> dict:
+    """The loaded model's description (empty: none loaded, the hand evaluation stands in)."""
+    return dict(_info)
+
+
+def projection(state, seat) -> float:
+    """The learned prediction of `seat`'s final reputation in a Mount Tai state."""
+    from engine.mount_tai.knowledge import features
+    f = features(state, seat)
+    cdef int b = min(max(int(f[43]), 0), N_STAGES - 1)
+    if not READY:
+        return f[1]
+    return sum(LW[b][i] * f[i] for i in range(N_FEATURES))
+
+
+if DEFAULT_MODEL.exists():
+    load_model(DEFAULT_MODEL)
