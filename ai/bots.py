@@ -98,14 +98,26 @@ STRONG: dict[str, dict[str, Any]] = {
     "dragon": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
                "epsilon": 0.2, "reward": "win"},
     "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
-                  "cutoff": 6, "reward": "win"},
+                  "cutoff": 6, "reward": "win", "evaluation": "hand"},
+}
+
+# Earlier `strong` configurations, kept by name so that a change can be measured against them
+# (`strong-v1` is the bot of issue 13: Mount Tai's hand-written evaluation, reached-or-not reward).
+PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
+    "strong-v1": {
+        "default": STRONG["default"],
+        "dragon": STRONG["dragon"],
+        "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
+                      "cutoff": 6, "reward": "win", "evaluation": "hand"},
+    },
 }
 
 
 class StrongBot:
     """The default strong bot: the tuned search configuration of the game it plays."""
 
-    def __init__(self, **overrides: Any) -> None:
+    def __init__(self, table: dict[str, dict[str, Any]] | None = None, **overrides: Any) -> None:
+        self.table = STRONG if table is None else table
         self.overrides = overrides
         self.game: str | None = None
         self.bot: SearchBot | None = None
@@ -114,7 +126,7 @@ class StrongBot:
     def _bot_for(self, state: Any) -> SearchBot:
         name = state.game.name
         if self.bot is None or self.game != name:
-            options = dict(STRONG.get(name, STRONG["default"]))
+            options = dict(self.table.get(name, self.table["default"]))
             if "iterations" in self.overrides and "millis" not in self.overrides:
                 options.pop("millis")
             options.update(self.overrides)
@@ -143,6 +155,11 @@ class StrongBot:
 def strong_bot(**overrides: Any) -> StrongBot:
     """The default strong bot: the tuned configuration for each game (about 1 s a move)."""
     return StrongBot(**overrides)
+
+
+def strong_v1_bot(**overrides: Any) -> StrongBot:
+    """The strong bot before issue 14 (Mount Tai: hand-written evaluation), for comparisons."""
+    return StrongBot(PREVIOUS_STRONG["strong-v1"], **overrides)
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -211,6 +228,7 @@ def _strong_options() -> dict[str, tuple[type, Any, str]]:
 
 
 _REGISTRY["strong"] = (strong_bot, _strong_options())
+_REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options())
 
 
 def bot_names() -> list[str]:

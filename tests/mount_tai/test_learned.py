@@ -1,0 +1,124 @@
+"""The learned evaluation: features, the model file, the evaluator chosen by name."""
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+import engine
+from ai.bots import make_bot
+from ai.search import Searcher
+from engine.mount_tai import knowledge, learned
+
+
+def _play(state, moves: int, seed: int = 0):
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_features_name_what_they_read():
+    s = _play(engine.load_game("mount-tai", players=3).new_initial_state(4), 40)
+    snap = s.snapshot()
+    names = knowledge.FEATURE_NAMES
+    for seat in range(3):
+        f = dict(zip(names, knowledge.features(s, seat)))
+        assert len(f) == len(names)
+        assert f["bias"] == 1.0
+        assert f["players_3"] == 1.0 and f["players_2"] == 0.0
+        assert f["goal"] == 0.0
+        player = snap["seats"][seat]
+        assert f["rep"] == player["reputation"]
+        assert f["money"] == player["money"]
+        assert 0 <= f["decisions_left"] <= 16
+        # The projection feature is the hand-written projection the evaluation used to rest on.
+        assert f["projection"] >= f["rep"] - 1e-9 or f["decisions_left"] == 0
+
+
+def test_features_of_a_solo_challenge_carry_its_goal():
+    s = engine.load_game("mount-tai", challenge=7).new_initial_state(2)
+    f = dict(zip(knowledge.FEATURE_NAMES, knowledge.features(s, 0)))
+    assert f["challenge_7"] == 1.0 and f["players_1"] == 1.0
+    assert f["goal"] > 0
+
+
+def test_features_refuse_a_bad_seat_and_another_game():
+    s = engine.load_game("mount-tai", players=2).new_initial_state(1)
+    with pytest.raises(ValueError, match="seat"):
+        knowledge.features(s, 2)
+    d = engine.load_game("dragon", players=2).new_initial_state(1)
+    with pytest.raises(ValueError, match="Mount Tai"):
+        knowledge.features(d, 0)
+
+
+def test_the_shipped_model_is_loaded_and_evaluates_in_range():
+    info = learned.model_info()
+    assert info, "engine/mount_tai/eval_model.json should be loaded at import"
+    for options in ({"players": 2}, {"players": 4}, {"solo": True}, {"challenge": 3}):
+        s = _play(engine.load_game("mount-tai", **options).new_initial_state(5), 30, seed=5)
+        searcher = Searcher(iterations=50, cutoff=1, evaluation="learned", seed=1)
+        searcher.search(s)   # the learned evaluation scores every playout
+        pred = learned.projection(s, 0)
+        assert math.isfinite(pred) and 0 <= pred < 300
+
+
+def test_a_malformed_model_file_is_refused_and_the_loaded_one_kept(tmp_path: Path):
+    before = learned.model_info()
+    s = _play(engine.load_game("mount-tai", players=2).new_initial_state(3), 20)
+    value = learned.projection(s, 1)
+    doc = json.loads(learned.DEFAULT_MODEL.read_text())
+    bad = dict(doc, features=doc["features"][:-1])
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="other features"):
+        learned.load_model(path)
+    short = dict(doc, weights=doc["weights"][:-1])
+    path.write_text(json.dumps(short))
+    with pytest.raises(ValueError, match="shape"):
+        learned.load_model(path)
+    path.write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(ValueError, match="not a Mount Tai"):
+        learned.load_model(path)
+    assert learned.model_info() == before
+    assert learned.projection(s, 1) == value
+
+
+def test_an_unknown_evaluation_is_a_clear_error():
+    s = engine.load_game("mount-tai", players=2).new_initial_state(1)
+    with pytest.raises(ValueError, match="no evaluation 'deep'.*hand, learned"):
+        Searcher(iterations=10, cutoff=2, evaluation="deep").search(s)
+    d = engine.load_game("dragon", players=2).new_initial_state(1)
+    with pytest.raises(ValueError, match="dragon has no evaluation 'learned'"):
+        Searcher(iterations=10, cutoff=2, evaluation="learned").search(d)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), "x", True])
+def test_goal_margin_must_be_a_share(bad):
+    with pytest.raises(ValueError, match="goal_margin"):
+        Searcher(iterations=10, goal_margin=bad)
+
+
+def test_hand_and_learned_evaluations_search_differently_but_reproducibly():
+    s = _play(engine.load_game("mount-tai", players=2).new_initial_state(8), 25, seed=8)
+    results = {}
+    for name in ("hand", "learned"):
+        runs = [Searcher(iterations=3000, cutoff=4, evaluation=name, seed=2).search(s)
+                for _ in range(2)]
+        assert runs[0]["action"] == runs[1]["action"]
+        assert runs[0]["root"] == runs[1]["root"]
+        results[name] = runs[0]["root"]
+    assert results["hand"] != results["learned"]
+
+
+def test_the_previous_strong_configuration_keeps_the_hand_evaluation():
+    s = engine.load_game("mount-tai", players=2).new_initial_state(1)
+    v1 = make_bot("strong-v1(iterations=100)")
+    v1.step(s)
+    assert v1.bot.spec_options["evaluation"] == "hand"
+    assert v1.bot.spec_options.get("goal_margin", 0.0) == 0.0
