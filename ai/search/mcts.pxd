@@ -87,3 +87,5 @@ ctypedef struct Worker:
     int path_cap            # room per tree in `path`
     int trail_cap           # pairs of room in `trail`
     long long iterations    # iterations run in the last search
+    char pad[64]            # keeps the next worker's fields off this worker's last cache line
+                            # (root-parallel threads write their own worker constantly)
