@@ -575,11 +575,23 @@ cdef double feast(const Ctx* c, const Hold* h) noexcept nogil:
 
 cdef double value(const Ctx* c, const Hold* h) noexcept nogil:
     """The projection of the seat's final reputation with holdings `h`."""
-    cdef double v = h.rep, t, farm, town, dry, wet
-    v += h.money * c.vm + feast(c, h)
+    return value_parts(c, h, NULL)
+
+
+cdef double value_parts(const Ctx* c, const Hold* h, double* parts) noexcept nogil:
+    """`value`, and when `parts` is not NULL its terms into parts[0..4]: resources (money and
+    feast), yields of farmland and towns, Eight Praises, summit, talents (for the features)."""
+    cdef double v = h.rep, t, farm, town, dry, wet, x
+    x = h.money * c.vm + feast(c, h)
+    if parts != NULL:
+        parts[0] = x
+    v += x
     v += W[W_CASH] * (h.money if h.money < CASH else CASH) * clamp01((c.R - 1) / 4.0)
     # Yields to come.
-    v += h.farms * c.farm_u + h.towns * c.town_u
+    x = h.farms * c.farm_u + h.towns * c.town_u
+    if parts != NULL:
+        parts[1] = x
+    v += x
     if h_building(h, B_WORKS):
         v += h.farms * c.works_u
     if h_building(h, B_MARKET):
@@ -590,7 +602,10 @@ cdef double value(const Ctx* c, const Hold* h) noexcept nogil:
         v += c.all_g
     if h_building(h, B_MINT):
         v += c.all_m
-    v += praises(c, h)
+    x = praises(c, h)
+    if parts != NULL:
+        parts[2] = x
+    v += x
     # Settlements still to become farmland or towns, while there is time: a share of the better
     # conversion (farmland is free next to water).
     t = clamp01((c.R - 1) / 4.0) * W[W_SETTLE_SHARE]
@@ -617,8 +632,14 @@ cdef double value(const Ctx* c, const Hold* h) noexcept nogil:
         v += 0.8 * t
     if h_building(h, B_OBSERVATORY):
         v += 0.3 * t
-    v += summit(c, h)
-    v += talents(c, h)
+    x = summit(c, h)
+    if parts != NULL:
+        parts[3] = x
+    v += x
+    x = talents(c, h)
+    if parts != NULL:
+        parts[4] = x
+    v += x
     return v
 
 # ---------------------------------------------------------------------------------------------
@@ -1483,10 +1504,11 @@ cdef void mt_features(const void* vs, int seat, double* out) noexcept nogil:
     cdef Hold h
     cdef int i, k = 0, L
     cdef uint32_t m
+    cdef double parts[5]
     ctx_of(s, seat, &c)
     hold_of(s, seat, &h)
     out[0] = 1.0
-    out[1] = value(&c, &h)
+    out[1] = value_parts(&c, &h, parts)
     out[2] = h.rep
     out[3] = h.money
     out[4] = h.grain
@@ -1513,11 +1535,11 @@ cdef void mt_features(const void* vs, int seat, double* out) noexcept nogil:
     out[41] = h.tier3
     out[42] = h.firsts
     out[43] = c.R
-    out[44] = praises(&c, &h)
-    out[45] = summit(&c, &h)
-    out[46] = talents(&c, &h)
-    out[47] = h.money * c.vm + feast(&c, &h)
-    out[48] = h.farms * c.farm_u + h.towns * c.town_u
+    out[44] = parts[2]
+    out[45] = parts[3]
+    out[46] = parts[4]
+    out[47] = parts[0]
+    out[48] = parts[1]
     out[49] = c.sac_tiles
     out[50] = c.cel_tiles
     out[51] = c.exchanges
