@@ -190,6 +190,7 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
                    "hand or learned; default: the game's own)"),
     "goal_margin": (float, 0.0, "solo games: share of the final reward paid for the margin to "
                     "the goal (0: reached or not only)"),
+    "normalize": (bool, False, "UCB on each node's child means rescaled to [0, 1]"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

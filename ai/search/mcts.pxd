@@ -46,6 +46,9 @@ ctypedef struct SearchConfig:
     double millis           # wall-clock budget in milliseconds (0: none)
     int final_move          # FINAL_*
     int reuse               # keep the tree between moves where it still applies (ISMCTS modes)
+    int normalize           # UCB on each node's child means rescaled to [0, 1] (min..max of the
+                            # node's children), so that rewards in a narrow band (a solo game's
+                            # small goal chances) still steer the search; 0: raw means
     int evaluator           # cut-off evaluation: -1 the game's `evaluate`, else GameDef.evaluators[i]
     double goal_margin      # solo games with a goal: share of the terminal reward paid for the
                             # margin to the goal (0: reached or not only), see terminal_rewards

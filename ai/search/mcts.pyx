@@ -309,15 +309,30 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
     progressive bias). Returns the child, or NO_NODE if memory ran out."""
     cdef int32_t c = t.nodes[node].child, best = NO_NODE, child
     cdef int i, u = 0, pick
-    cdef double score, best_score = -INFINITY, total
+    cdef double score, best_score = -INFINITY, total, mean, lo = 0.0, hi = 1.0, span = 1.0
     cdef Node* nd
+    if cfg.normalize and c != NO_NODE:
+        lo = INFINITY
+        hi = -INFINITY
+        child = c
+        while child != NO_NODE:
+            if t.nodes[child].visits > 0:
+                mean = t.nodes[child].reward / t.nodes[child].visits
+                lo = mean if mean < lo else lo
+                hi = mean if mean > hi else hi
+            child = t.nodes[child].sibling
+        span = hi - lo
+        if not span > 1e-9:
+            lo = 0.0
+            span = 1.0
     for i in range(n):
         while c != NO_NODE and t.nodes[c].key < w.acts[i]:
             c = t.nodes[c].sibling
         if c != NO_NODE and t.nodes[c].key == w.acts[i]:
             nd = &t.nodes[c]
             nd.avail += 1
-            score = nd.reward / nd.visits + cfg.c * sqrt(log(<double>nd.avail) / nd.visits)
+            score = ((nd.reward / nd.visits - lo) / span
+                     + cfg.c * sqrt(log(<double>nd.avail) / nd.visits))
             if cfg.bias > 0:
                 score += cfg.bias * nd.prior / (nd.visits + 1.0)
             if score > best_score:
@@ -563,7 +578,7 @@ cdef class Searcher:
     def __init__(self, *, mode="ismcts", iterations=0, millis=0.0, c=0.7, reward="win",
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
                  aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
-                 evaluation=None, goal_margin=0.0):
+                 evaluation=None, goal_margin=0.0, normalize=False):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -604,6 +619,7 @@ cdef class Searcher:
         self.cfg.reuse = 1 if reuse else 0
         self.cfg.evaluator = -1
         self.cfg.goal_margin = goal_margin
+        self.cfg.normalize = 1 if normalize else 0
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -614,7 +630,7 @@ cdef class Searcher:
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
                            reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
-                           goal_margin=goal_margin)
+                           goal_margin=goal_margin, normalize=normalize)
 
     def __dealloc__(self):
         self._free_workers()
