@@ -253,14 +253,16 @@ def report(data: dict[str, np.ndarray], model: Model | None, seed: int = 1) -> s
     pred = model.predict(x, left) if model is not None else None
     solo = data["table"] < 9
     goal = data["goal"]
-    lines = ["| decisions left | positions | hand: mean error | hand: RMSE | model: mean error "
-             "| model: RMSE | solo goal log loss: hand | model |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| decisions left | positions | hand: mean error | hand: RMSE | hand: SD (bias "
+             "removed) | model: mean error | model: RMSE | solo goal log loss: hand | model |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for b in range(BUCKETS - 1, -1, -1):
         m = test & (left == b)
         if not m.any():
             continue
         he = hand[m] - y[m]
-        row = [str(b), f"{m.sum():,}", f"{he.mean():+.1f}", f"{np.sqrt((he ** 2).mean()):.1f}"]
+        row = [str(b), f"{m.sum():,}", f"{he.mean():+.1f}", f"{np.sqrt((he ** 2).mean()):.1f}",
+               f"{he.std():.1f}"]
         if pred is not None:
             me = pred[m] - y[m]
             row += [f"{me.mean():+.1f}", f"{np.sqrt((me ** 2).mean()):.1f}"]
