@@ -1,8 +1,14 @@
-"""Train a learned evaluation from self-play (reproducible from --seed).
+"""Train a learned evaluation from self-play (reproducible from the seeds).
 
-    .venv/bin/python -m ai.learn play --games 6000 --out data.npz      # self-play positions
-    .venv/bin/python -m ai.learn fit data.npz --out engine/mount_tai/eval_model.json
-    .venv/bin/python -m ai.learn report data.npz                        # error by round
+The shipped model (engine/mount_tai/eval_model.json) was made in two rounds, the second played
+with the first round's model:
+
+    python -m ai.learn play --games 6000 --seed 1 --bot "strong-v1(iterations=1000)" --out sp1.npz
+    python -m ai.learn fit sp1.npz --out m1.json
+    python -m ai.learn play --games 3000 --seed 2 --workers 1 --model m1.json \
+        --bot "strong(iterations=1000,evaluation=learned,goal_margin=0.1)" --out sp2.npz
+    python -m ai.learn fit sp1.npz sp2.npz --out engine/mount_tai/eval_model.json
+    python -m ai.learn report sp1.npz sp2.npz --model engine/mount_tai/eval_model.json
 """
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot", default="strong(iterations=1000)", help="the bot of every seat")
     p.add_argument("--epsilon", type=float, default=0.05, help="chance of a random move")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--model", help="the learned model the bots use (default: the shipped one)")
     p.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the model on saved positions and write it (.json)")
     f.add_argument("data", nargs="+")
@@ -37,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.command == "play":
         from ai.learn.selfplay import generate
+        if args.model:
+            from engine.mount_tai import learned
+            learned.load_model(args.model)   # before the workers fork: they inherit it
         start = time.time()
         try:
             data = generate(args.game, args.games, args.seed, args.bot, args.epsilon,
