@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,12 @@ import engine
 from ai.bots import make_bot
 from ai.search import Searcher
 from engine.mount_tai import knowledge, learned
+from tests.mount_tai.helpers import play_random
 
 
 def _play(state, moves: int, seed: int = 0):
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    """`moves` random legal actions (fewer if the game ends)."""
+    return play_random(state, seed, until=lambda s: len(s.history()) >= moves)
 
 
 def test_features_name_what_they_read():
