@@ -1559,7 +1559,11 @@ cdef void mt_features(const void* vs, int seat, double* out) noexcept nogil:
 
 
 def features(state, seat):
-    """The learned evaluation's features of `seat` in a Mount Tai state (FEATURE_NAMES order)."""
+    """The learned evaluation's features of `seat` in a Mount Tai state (FEATURE_NAMES order).
+
+    Like the hand-written projection, the counts of celebration and sacrifice effects read the
+    seat's own edict area, face-down tiles included (challenges 5-7): a bot calls this on its
+    view, where those tiles are drawn afresh, never on the referee's state."""
     from engine.core.args import check_seat
     cdef CoreState st = <CoreState?>state
     cdef double out[N_FEATURES]
