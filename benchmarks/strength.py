@@ -12,16 +12,8 @@ import argparse
 import time
 
 from ai.evaluate import head_to_head
+from ladder.cli.options import parse_game_options
 
-
-def parse_options(pairs: list[str]) -> dict[str, object]:
-    """`KEY=VALUE` strings as game options (true/false as booleans, digits as integers)."""
-    out: dict[str, object] = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        out[key] = (value.lower() == "true" if value.lower() in ("true", "false")
-                    else int(value) if value.isdigit() else value)
-    return out
 
 
 def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
@@ -60,7 +52,7 @@ def main() -> None:
                     help="a game option (repeatable), e.g. -o optional_edict_effects=true")
     ap.add_argument("--only", nargs="*", help="match names to run")
     args = ap.parse_args()
-    options = parse_options(args.option)
+    options = parse_game_options(args.option)
     strong = f"strong(iterations={args.iterations})" if args.iterations else "strong"
     table = matches(args.iterations or 20000, strong)
     for name in args.only or list(table):

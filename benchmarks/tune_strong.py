@@ -10,17 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ai.evaluate import head_to_head
-
-
-def parse_options(pairs: list[str]) -> dict[str, object]:
-    """`KEY=VALUE` strings as game options (true/false as booleans, digits as integers)."""
-    out: dict[str, object] = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        out[key] = (value.lower() == "true" if value.lower() in ("true", "false")
-                    else int(value) if value.isdigit() else value)
-    return out
-
+from ladder.cli.options import parse_game_options
 
 CANDIDATES = [
     "playout=random",
@@ -48,7 +38,7 @@ def main() -> None:
                     help="a game option (repeatable), e.g. -o optional_edict_effects=true")
     ap.add_argument("--only", nargs="*", help="candidate option strings to test instead")
     args = ap.parse_args()
-    options = parse_options(args.option)
+    options = parse_game_options(args.option)
     budget = f"iterations={args.iterations}" if args.iterations else f"millis={args.millis}"
     base = f"ismcts({budget},{args.baseline})"
     for cand in args.only or CANDIDATES:

@@ -11,6 +11,7 @@ from libc.math cimport exp, erf, sqrt
 from engine.mount_tai.state cimport *
 from engine.mount_tai.knowledge cimport (N_FEATURES, mt_features, mt_projection, mt_evaluate)
 from engine.mount_tai.scoring cimport solo_goal
+from engine.core.state cimport State as CoreState
 
 cdef enum:
     N_STAGES = 17       # decisions left 0..16
@@ -109,13 +110,13 @@ def model_info() -> dict:
 
 
 def projection(state, seat) -> float:
-    """The learned prediction of `seat`'s final reputation in a Mount Tai state."""
-    from engine.mount_tai.knowledge import features
-    f = features(state, seat)
-    cdef int b = min(max(int(f[43]), 0), N_STAGES - 1)
-    if not READY:
-        return f[1]
-    return sum(LW[b][i] * f[i] for i in range(N_FEATURES))
+    """The learned prediction of `seat`'s final reputation in a Mount Tai state (the compiled
+    mt_learned_projection; the hand-written projection while no model is loaded)."""
+    from engine.core.args import check_seat
+    cdef CoreState st = <CoreState?>state
+    if st.gdef.name != b"mount-tai":
+        raise ValueError(f"projection: a Mount Tai state is needed, got {st.game.name!r}")
+    return mt_learned_projection(st.data, check_seat(state, seat))
 
 
 if DEFAULT_MODEL.exists():

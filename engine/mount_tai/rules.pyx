@@ -21,7 +21,7 @@ from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.players cimport (
     talent_level, has_skill, has_building, add_rep, add_res, rep_event,
 )
-from engine.mount_tai.mountain cimport cell_is_tribe, to_map, mt_lay_mountain
+from engine.mount_tai.mountain cimport cell_is_tribe, to_map, mt_lay_mountain, count_cells
 from engine.mount_tai.edicts cimport edict_deal, edict_take, edict_redeal, edict_slot_count
 from engine.mount_tai.supply cimport (
     supply_lay_board, supply_deal, pile_take, blueprint_take, supply_redeal,
@@ -481,11 +481,8 @@ cdef void settle_buildings(MTState* s, int seat) noexcept nogil:
         ev_emit(EV_SETTLE_BUILDING, seat, B_MINT, RES_MONEY, 1, 0, 0)
     if s.opt.legacy:
         return      # legacy_readings: the other buildings pay after the talents (settle_yields)
-    for l in range(N_CELLS):
-        if pl.cell[l] == C_FARMLAND:
-            farms += 1
-        elif pl.cell[l] == C_TOWN:
-            towns += 1
+    farms = count_cells(pl, C_FARMLAND)
+    towns = count_cells(pl, C_TOWN)
     if has_building(pl, B_WORKS) and (T.works_seasons & bit):
         pl.res[RES_GRAIN] += T.works_grain * farms
         if farms > 0:
@@ -509,11 +506,8 @@ cdef void settle_yields_legacy(MTState* s, int seat) noexcept nogil:
     cdef int season = season_of(s), farms = 0, towns = 0, l, bit = 1 << season
     cdef bint farm_season = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
     cdef bint town_season = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
-    for l in range(N_CELLS):
-        if pl.cell[l] == C_FARMLAND:
-            farms += 1
-        elif pl.cell[l] == C_TOWN:
-            towns += 1
+    farms = count_cells(pl, C_FARMLAND)
+    towns = count_cells(pl, C_TOWN)
     if has_building(pl, B_WORKS) and (T.works_seasons & bit):
         pl.res[RES_GRAIN] += T.works_grain * farms
         if farms > 0:
@@ -544,11 +538,8 @@ cdef void settle_yields(MTState* s, int seat) noexcept nogil:
     cdef int season = season_of(s), farms = 0, towns = 0, l, bit = 1 << season
     cdef bint farm_season = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
     cdef bint town_season = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
-    for l in range(N_CELLS):
-        if pl.cell[l] == C_FARMLAND:
-            farms += 1
-        elif pl.cell[l] == C_TOWN:
-            towns += 1
+    farms = count_cells(pl, C_FARMLAND)
+    towns = count_cells(pl, C_TOWN)
     if farm_season and not (has_building(pl, B_WORKS) and (T.works_seasons & bit)):
         pl.res[RES_GRAIN] += T.farmland_grain * farms
         if farms > 0:

@@ -51,6 +51,10 @@ def test_features_refuse_a_bad_seat_and_another_game():
     d = engine.load_game("dragon", players=2).new_initial_state(1)
     with pytest.raises(ValueError, match="Mount Tai"):
         knowledge.features(d, 0)
+    with pytest.raises(ValueError, match="Mount Tai"):
+        learned.projection(d, 0)
+    with pytest.raises(ValueError, match="seat"):
+        learned.projection(s, 5)
 
 
 def test_the_shipped_model_is_loaded_and_evaluates_in_range():
@@ -62,6 +66,11 @@ def test_the_shipped_model_is_loaded_and_evaluates_in_range():
         searcher.search(s)   # the learned evaluation scores every playout
         pred = learned.projection(s, 0)
         assert math.isfinite(pred) and 0 <= pred < 300
+        # The compiled prediction is the model's dot product with the features.
+        f = knowledge.features(s, 0)
+        stage = min(max(int(f[knowledge.FEATURE_NAMES.index("decisions_left")]), 0), 16)
+        w = json.loads(learned.DEFAULT_MODEL.read_text())["weights"][stage]
+        assert pred == pytest.approx(sum(a * b for a, b in zip(w, f)))
 
 
 def test_a_malformed_model_file_is_refused_and_the_loaded_one_kept(tmp_path: Path):
