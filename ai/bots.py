@@ -97,10 +97,12 @@ STRONG: dict[str, dict[str, Any]] = {
                 "epsilon": 0.2, "reward": "win"},
     "dragon": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
                "epsilon": 0.2, "reward": "win"},
-    # Issue 14: the evaluation learned from self-play, and a tenth of a solo game's reward for
-    # the margin to the goal (ai/STRONG_MOUNT_TAI.md).
-    "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
-                  "cutoff": 6, "reward": "win", "evaluation": "learned", "goal_margin": 0.1},
+    # Issue 14: heuristic playouts cut off after 6 decisions by the evaluation learned from
+    # self-play, and a tenth of a solo game's reward for the margin to the goal
+    # (ai/STRONG_MOUNT_TAI.md; the same with random playouts is `strong-v2`).
+    "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
+                  "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
+                  "goal_margin": 0.1},
 }
 
 # Earlier `strong` configurations, kept by name so that a change can be measured against them
@@ -111,6 +113,14 @@ PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
         "dragon": STRONG["dragon"],
         "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
                       "cutoff": 6, "reward": "win", "evaluation": "hand"},
+    },
+    # `strong-v2`: issue 14's first step (the learned evaluation with random playouts).
+    "strong-v2": {
+        "default": STRONG["default"],
+        "dragon": STRONG["dragon"],
+        "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
+                      "cutoff": 6, "reward": "win", "evaluation": "learned",
+                      "goal_margin": 0.1},
     },
 }
 
@@ -162,6 +172,13 @@ def strong_bot(**overrides: Any) -> StrongBot:
 def strong_v1_bot(**overrides: Any) -> StrongBot:
     """The strong bot before issue 14 (Mount Tai: hand-written evaluation), for comparisons."""
     return StrongBot(PREVIOUS_STRONG["strong-v1"], **overrides)
+
+
+def _previous_strong_factory(name: str) -> Callable[..., StrongBot]:
+    def factory(**overrides: Any) -> StrongBot:
+        return StrongBot(PREVIOUS_STRONG[name], **overrides)
+    factory.__doc__ = f"The earlier strong configuration `{name}` (ai/bots.py PREVIOUS_STRONG)."
+    return factory
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -232,6 +249,9 @@ def _strong_options() -> dict[str, tuple[type, Any, str]]:
 
 _REGISTRY["strong"] = (strong_bot, _strong_options())
 _REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options())
+for _name in PREVIOUS_STRONG:
+    if _name not in _REGISTRY:
+        _REGISTRY[_name] = (_previous_strong_factory(_name), _strong_options())
 
 
 def bot_names() -> list[str]:

@@ -35,10 +35,10 @@ class Level:
 
 # Dragon's tuned search (STRONG["dragon"]) at an iteration budget: heuristic playouts.
 _DRAGON_SEARCH = "ismcts(iterations={n},c=0.7,playout=heuristic,epsilon=0.2,reward=win)"
-# Mount Tai's tuned search (STRONG["mount-tai"]): random playouts cut off after 6 decisions
+# Mount Tai's tuned search (STRONG["mount-tai"]): heuristic playouts cut off after 6 decisions
 # and scored by the learned evaluation, c = 0.35, a tenth of a solo reward for the goal margin.
-_MOUNT_TAI_SEARCH = ("ismcts(iterations={n},c=0.35,playout=random,cutoff=6,reward=win,"
-                     "evaluation=learned,goal_margin=0.1)")
+_MOUNT_TAI_SEARCH = ("ismcts(iterations={n},c=0.35,playout=heuristic,epsilon=0.2,cutoff=6,"
+                     "reward=win,evaluation=learned,goal_margin=0.1)")
 
 
 _BEGINNER = Level(1, "beginner", "heuristic(epsilon=0.5)",

@@ -127,3 +127,19 @@ def test_the_previous_strong_configuration_keeps_the_hand_evaluation():
     v1.step(s)
     assert v1.bot.spec_options["evaluation"] == "hand"
     assert v1.bot.spec_options.get("goal_margin", 0.0) == 0.0
+
+
+def test_each_previous_strong_configuration_is_a_named_bot_that_plays_its_own_table():
+    s = engine.load_game("mount-tai", players=2).new_initial_state(1)
+    played = {}
+    for name in ("strong", "strong-v1", "strong-v2"):
+        bot = make_bot(f"{name}(iterations=100)")
+        bot.step(s)
+        played[name] = bot.bot.spec_options
+    assert played["strong"]["playout"] == "heuristic"
+    assert played["strong"]["evaluation"] == "learned"
+    # strong-v2: issue 14's first learned configuration, random playouts.
+    assert played["strong-v2"]["playout"] == "random"
+    assert played["strong-v2"]["evaluation"] == "learned"
+    assert played["strong-v2"]["goal_margin"] == 0.1
+    assert played["strong-v1"]["evaluation"] == "hand"
