@@ -174,11 +174,10 @@ def strong_v1_bot(**overrides: Any) -> StrongBot:
     return StrongBot(PREVIOUS_STRONG["strong-v1"], **overrides)
 
 
-def _previous_strong_factory(name: str) -> Callable[..., StrongBot]:
-    def factory(**overrides: Any) -> StrongBot:
-        return StrongBot(PREVIOUS_STRONG[name], **overrides)
-    factory.__doc__ = f"The earlier strong configuration `{name}` (ai/bots.py PREVIOUS_STRONG)."
-    return factory
+def strong_v2_bot(**overrides: Any) -> StrongBot:
+    """Issue 14's first strong bot (Mount Tai: learned evaluation, random playouts), for
+    comparisons."""
+    return StrongBot(PREVIOUS_STRONG["strong-v2"], **overrides)
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -249,9 +248,7 @@ def _strong_options() -> dict[str, tuple[type, Any, str]]:
 
 _REGISTRY["strong"] = (strong_bot, _strong_options())
 _REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options())
-for _name in PREVIOUS_STRONG:
-    if _name not in _REGISTRY:
-        _REGISTRY[_name] = (_previous_strong_factory(_name), _strong_options())
+_REGISTRY["strong-v2"] = (strong_v2_bot, _strong_options())
 
 
 def bot_names() -> list[str]:
