@@ -20,9 +20,12 @@ def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
     it = iterations
     # The strong bot before issue 14 at the same budget (ai/bots.py PREVIOUS_STRONG).
     v1 = strong.replace("strong", "strong-v1", 1)
+    # Issue 14's first learned configuration (random playouts) at the same budget.
+    v2 = strong.replace("strong", "strong-v2", 1)
     return {
         "strong-v1-2p": (strong, [v1]),
         "strong-v1-4p": (strong, [v1, v1, v1]),
+        "strong-v2-2p": (strong, [v2]),
         "strong-4x-2p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"]),
         "strong-random-2p": (strong, ["random"]),
         "strong-heuristic-2p": (strong, ["heuristic"]),
