@@ -105,7 +105,9 @@ STRONG: dict[str, dict[str, Any]] = {
                   "goal_margin": 0.1},
 }
 
-# Earlier `strong` configurations, kept by name so that a change can be measured against them
+# Earlier `strong` configurations, kept by name so that a change can be measured against them.
+# Their Dragon and default entries are the current ones (Dragon has not changed since): when
+# STRONG["dragon"] changes, write its old values here as a literal first.
 # (`strong-v1` is the bot of issue 13: Mount Tai's hand-written evaluation, reached-or-not reward).
 PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
     "strong-v1": {
@@ -230,14 +232,16 @@ _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
 }
 
 
-def _strong_options() -> dict[str, tuple[type, Any, str]]:
-    """The search options, each overriding the game's tuned value; the listing shows the tuned
-    values per game instead of one default."""
-    games = [g for g in STRONG if g != "default"]
+def _strong_options(table: dict[str, dict[str, Any]] | None = None
+                    ) -> dict[str, tuple[type, Any, str]]:
+    """The search options, each overriding the game's tuned value in `table` (default: STRONG);
+    the listing shows those values per game instead of one default."""
+    table = STRONG if table is None else table
+    games = [g for g in table if g != "default"]
     out: dict[str, tuple[type, Any, str]] = {}
     for key, (kind, default, text) in dict(
             _PIMC_OPTIONS, mode=(str, "ismcts", "search mode: ismcts, mo-ismcts or pimc")).items():
-        tuned = {g: STRONG[g].get(key, default) for g in games}
+        tuned = {g: table[g].get(key, default) for g in games}
         if any(v != default for v in tuned.values()):
             per_game = ", ".join(f"{g} {v}" for g, v in tuned.items())
             out[key] = (kind, None, f"{text} (tuned: {per_game})")
@@ -247,8 +251,8 @@ def _strong_options() -> dict[str, tuple[type, Any, str]]:
 
 
 _REGISTRY["strong"] = (strong_bot, _strong_options())
-_REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options())
-_REGISTRY["strong-v2"] = (strong_v2_bot, _strong_options())
+_REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options(PREVIOUS_STRONG["strong-v1"]))
+_REGISTRY["strong-v2"] = (strong_v2_bot, _strong_options(PREVIOUS_STRONG["strong-v2"]))
 
 
 def bot_names() -> list[str]:

@@ -472,7 +472,7 @@ cdef void settle_buildings(MTState* s, int seat) noexcept nogil:
     act (the Works Office and the Free Market replace the normal yield in their seasons, the
     Military Garrison adds to it; an Architect's settlement town or farmland comes later)."""
     cdef MTPlayer* pl = &s.p[seat]
-    cdef int bit = 1 << season_of(s), farms = 0, towns = 0, l
+    cdef int bit = 1 << season_of(s), farms, towns
     if has_building(pl, B_GRANARY):
         pl.res[RES_GRAIN] += 1
         ev_emit(EV_SETTLE_BUILDING, seat, B_GRANARY, RES_GRAIN, 1, 0, 0)
@@ -503,7 +503,7 @@ cdef void settle_yields_legacy(MTState* s, int seat) noexcept nogil:
     farmland, the Free Market or the towns, then the Military Garrison, on the fief as the
     talents left it."""
     cdef MTPlayer* pl = &s.p[seat]
-    cdef int season = season_of(s), farms = 0, towns = 0, l, bit = 1 << season
+    cdef int season = season_of(s), farms, towns, bit = 1 << season
     cdef bint farm_season = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
     cdef bint town_season = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
     farms = count_cells(pl, C_FARMLAND)
@@ -535,7 +535,7 @@ cdef void settle_yields(MTState* s, int seat) noexcept nogil:
     """Farmland grain and town money (after the talents: an Architect's new farmland or town
     yields here), except where the Works Office or the Free Market replaced them this season."""
     cdef MTPlayer* pl = &s.p[seat]
-    cdef int season = season_of(s), farms = 0, towns = 0, l, bit = 1 << season
+    cdef int season = season_of(s), farms, towns, bit = 1 << season
     cdef bint farm_season = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
     cdef bint town_season = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
     farms = count_cells(pl, C_FARMLAND)

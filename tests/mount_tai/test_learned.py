@@ -129,17 +129,30 @@ def test_the_previous_strong_configuration_keeps_the_hand_evaluation():
     assert v1.bot.spec_options.get("goal_margin", 0.0) == 0.0
 
 
-def test_each_previous_strong_configuration_is_a_named_bot_that_plays_its_own_table():
-    s = engine.load_game("mount-tai", players=2).new_initial_state(1)
-    played = {}
-    for name in ("strong", "strong-v1", "strong-v2"):
-        bot = make_bot(f"{name}(iterations=100)")
-        bot.step(s)
-        played[name] = bot.bot.spec_options
-    assert played["strong"]["playout"] == "heuristic"
-    assert played["strong"]["evaluation"] == "learned"
-    # strong-v2: issue 14's first learned configuration, random playouts.
-    assert played["strong-v2"]["playout"] == "random"
-    assert played["strong-v2"]["evaluation"] == "learned"
-    assert played["strong-v2"]["goal_margin"] == 0.1
-    assert played["strong-v1"]["evaluation"] == "hand"
+def test_each_strong_configuration_searches_as_its_table_says():
+    # Searched on a view of the mover's seat, with one seed and an iteration budget, each named
+    # strong bot gives the root statistics of the explicit search its table spells out.
+    s = _play(engine.load_game("mount-tai", players=2).new_initial_state(3), 12, seed=3)
+    assert len(s.legal_actions()) > 1
+    view = s.resample_from_infostate(s.current_player(), 9)
+    base = "c=0.35,cutoff=6,reward=win,seed=4,iterations=400"
+    explicit = {
+        "strong": f"ismcts({base},playout=heuristic,epsilon=0.2,evaluation=learned,goal_margin=0.1)",
+        "strong-v2": f"ismcts({base},playout=random,evaluation=learned,goal_margin=0.1)",
+        "strong-v1": f"ismcts({base},playout=random,evaluation=hand)",
+    }
+    roots = {}
+    for name, spec in explicit.items():
+        named = make_bot(f"{name}(iterations=400,seed=4)").analyse(view.clone())["root"]
+        assert named == make_bot(spec).analyse(view.clone())["root"], name
+        roots[name] = named
+    assert roots["strong"] != roots["strong-v2"] != roots["strong-v1"]
+
+
+def test_the_bot_listing_shows_each_strong_configuration_its_own_tuned_values():
+    from ai.bots import describe_bots
+    listed = {b["name"]: b for b in describe_bots()}
+    text = {name: str(listed[name]) for name in ("strong", "strong-v1", "strong-v2")}
+    assert "mount-tai heuristic" in text["strong"]
+    assert "mount-tai random" in text["strong-v2"] and "mount-tai heuristic" not in text["strong-v2"]
+    assert "mount-tai hand" in text["strong-v1"]
