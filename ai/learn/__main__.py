@@ -31,26 +31,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epsilon", type=float, default=0.05, help="chance of a random move")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--model", help="the learned model the bots use (default: the shipped one)")
+    p.add_argument("--tables", type=int, nargs="+",
+                   help="only these tables (0 solo, 1-8 the challenge games, 9-11: 2-4 players)")
     p.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the model on saved positions and write it (.json)")
     f.add_argument("data", nargs="+")
     f.add_argument("--out", required=True)
     f.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
     f.add_argument("--hidden", type=int, default=0, help="hidden units (0: ridge per round)")
+    f.add_argument("--per-mode", action="store_true",
+                   help="weights of their own for solo, 2, 3 and 4 players (default: shared)")
     r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
     r.add_argument("data", nargs="+")
     r.add_argument("--model", help="a fitted model (.json) to compare")
     r.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     if args.command == "play":
-        from ai.learn.selfplay import generate
+        from ai.learn.selfplay import game_indices, generate
+        try:
+            game_indices(1, args.tables)
+        except ValueError as e:
+            ap.error(str(e))
         if args.model:
             from engine.mount_tai import learned
             learned.load_model(args.model)   # before the workers fork: they inherit it
         start = time.time()
         try:
             data = generate(args.game, args.games, args.seed, args.bot, args.epsilon,
-                            args.workers)
+                            args.workers, tables=args.tables)
         except KeyboardInterrupt:
             print("interrupted: nothing saved", file=sys.stderr)
             return 130
@@ -62,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from ai.learn import fit as fitting
     data = fitting.load(args.data)
     if args.command == "fit":
-        model = fitting.fit(data, seed=args.seed, hidden=args.hidden)
+        model = fitting.fit(data, seed=args.seed, hidden=args.hidden, per_mode=args.per_mode)
         fitting.save(model, args.out)
         print(fitting.report(data, model, seed=args.seed))
         return 0

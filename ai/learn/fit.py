@@ -2,7 +2,9 @@
 
 The model is a ridge regression per number of decisions the seat has left (0..16): one linear
 model a stage of the game, on the raw features (weights are stored for the raw values, so the
-compiled evaluation is one dot product). On top of it, the evaluation needs a spread: a solo
+compiled evaluation is one dot product). The file holds weights per table size (solo, 2, 3, 4
+players); by default they are one shared fit, and `per_mode` fits each size on its own games
+(better held-out error, but it played worse in solo: ai/STRONG_MOUNT_TAI.md). On top of it, the evaluation needs a spread: a solo
 game's chance of reaching the goal is P(final >= goal) under a normal error with the held-out
 residual spread of that stage (`sigma`); a multi-player share of the win is a softmax of the
 seats' predictions with the temperature that best predicts the winners held out (`temp`).
@@ -19,6 +21,10 @@ from typing import Any
 import numpy as np
 
 BUCKETS = 17                      # decisions left 0..16
+MODES = 4                         # table sizes: solo, 2, 3, 4 players (index = players - 1)
+MODE_NAMES = ("solo", "2 players", "3 players", "4 players")
+PLAYER_COLUMNS = tuple(f"players_{k}" for k in range(1, MODES + 1))  # one-hot features
+MIN_ROWS = 50                     # fewer training positions in a cell: the shared fit serves
 LAMBDAS = (0.1, 1.0, 10.0, 100.0, 1000.0)
 HOLD_OUT = 0.2                    # share of games held out
 FORMAT = "tianti-eval-model"
@@ -28,14 +34,21 @@ FORMAT = "tianti-eval-model"
 class Model:
     game: str
     features: list[str]
-    weights: np.ndarray           # [BUCKETS, F]: prediction = weights[b] @ x
+    weights: np.ndarray           # [MODES, BUCKETS, F]: prediction = weights[mode, b] @ x
     sigma: np.ndarray             # [BUCKETS]: held-out residual spread (solo games)
-    temp: np.ndarray              # [BUCKETS]: softmax temperature (multi-player)
+    temp: np.ndarray              # [MODES, BUCKETS]: softmax temperature (several players)
     info: dict[str, Any] = field(default_factory=dict)
 
     def predict(self, x: np.ndarray, left: np.ndarray) -> np.ndarray:
         b = np.clip(left, 0, BUCKETS - 1)
-        return np.einsum("nf,nf->n", x.astype(np.float64), self.weights[b])
+        m = modes_of(x, self.features)
+        return np.einsum("nf,nf->n", x.astype(np.float64), self.weights[m, b])
+
+
+def modes_of(x: np.ndarray, names: list[str]) -> np.ndarray:
+    """Each row's table size as a mode index (players - 1), from its one-hot player columns."""
+    cols = [names.index(c) for c in PLAYER_COLUMNS]
+    return np.argmax(x[:, cols], axis=1)
 
 
 def load(paths: list[str]) -> dict[str, np.ndarray]:
@@ -129,40 +142,36 @@ def _mlp_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
     return np.hstack([data["x"].astype(np.float64), np.eye(BUCKETS)[left]])
 
 
-def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0) -> Model:
+def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
+        per_mode: bool = False) -> Model:
+    """Ridge weights per stage (and per table size unless `per_mode` is False), each penalty
+    chosen on the held-out games; then the solo spread and the softmax temperatures."""
     if hidden:
         raise ValueError("the shipped model is the ridge one (--hidden 0); fit_mlp is an "
                          "experiment (see ai/STRONG_MOUNT_TAI.md)")
     from engine.mount_tai.knowledge import FEATURE_NAMES  # the game's names, for the file
+    names = list(FEATURE_NAMES)
     train, test = split(data, seed)
     x = data["x"].astype(np.float64)
     y = data["final"].astype(np.float64)
     left = np.clip(data["left"], 0, BUCKETS - 1)
-    weights = np.zeros((BUCKETS, x.shape[1]))
-    lambdas = []
-    for b in range(BUCKETS):
-        tr = train & (left == b)
-        te = test & (left == b)
-        if tr.sum() < 50:
-            weights[b, 1] = 1.0          # too few positions: the hand projection itself
-            lambdas.append(None)
-            continue
-        best = None
-        for lam in LAMBDAS:
-            w = _ridge(x[tr], y[tr], lam)
-            err = np.mean((x[te] @ w - y[te]) ** 2) if te.any() else 0.0
-            if best is None or err < best[0]:
-                best = (err, lam, w)
-        assert best is not None
-        weights[b] = best[2]          # fitted on the training games only: held out stays out
-        lambdas.append(best[1])
-    model = Model(data["game"], list(FEATURE_NAMES), weights, np.ones(BUCKETS),
-                  np.ones(BUCKETS), {"seed": seed, "lambda": lambdas, "positions": int(len(y)),
-                                     "games": int(len(np.unique(data["group"])))})
+    mode = modes_of(x, names)
+    everyone = np.ones(len(y), dtype=bool)
+    shared, shared_lams = _fit_stages(x, y, left, train, test, everyone)
+    weights = np.repeat(shared[None], MODES, axis=0)
+    lambdas: dict[str, list[float | None]] = {"shared": shared_lams}
+    if per_mode:
+        for m in range(MODES):
+            w, lams = _fit_stages(x, y, left, train, test, mode == m, fallback=shared)
+            weights[m] = w
+            lambdas[MODE_NAMES[m]] = lams
+    model = Model(data["game"], names, weights, np.ones(BUCKETS), np.ones((MODES, BUCKETS)),
+                  {"seed": seed, "lambda": lambdas, "per_mode": per_mode,
+                   "positions": int(len(y)), "games": int(len(np.unique(data["group"])))})
     # Spread and temperature from the held-out games, fitted on the training ones only.
     pred = model.predict(x, left)
-    solo = data["table"] < 9
-    goal_col = model.features.index("goal")
+    solo = mode == 0
+    goal_col = names.index("goal")
     for b in range(BUCKETS):
         m = test & solo & (left == b)
         if m.sum() > 10:
@@ -174,8 +183,42 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0) -> Model:
                                  key=lambda sg: _logloss(_normal_cdf(margin / sg), data["goal"][m]))
         else:
             model.sigma[b] = model.sigma[b - 1] if b else 3.0
-    model.temp[:] = _fit_temps(data, pred, test & ~solo, left)
+    shared_temps = _fit_temps(data, pred, test & ~solo, left)
+    for m in range(MODES):
+        model.temp[m] = shared_temps
+        if per_mode and m > 0:
+            model.temp[m] = _fit_temps(data, pred, test & (mode == m), left, shared_temps)
     return model
+
+
+def _fit_stages(x: np.ndarray, y: np.ndarray, left: np.ndarray, train: np.ndarray,
+                test: np.ndarray, rows: np.ndarray, fallback: np.ndarray | None = None
+                ) -> tuple[np.ndarray, list[float | None]]:
+    """Ridge weights per stage on the training `rows`, the penalty that predicts the held-out
+    ones best. A stage with too few positions takes `fallback`'s weights (or, without one, the
+    hand projection itself)."""
+    weights = np.zeros((BUCKETS, x.shape[1]))
+    lambdas: list[float | None] = []
+    for b in range(BUCKETS):
+        tr = train & rows & (left == b)
+        te = test & rows & (left == b)
+        if tr.sum() < MIN_ROWS:
+            if fallback is not None:
+                weights[b] = fallback[b]
+            else:
+                weights[b, 1] = 1.0      # too few positions: the hand projection itself
+            lambdas.append(None)
+            continue
+        best = None
+        for lam in LAMBDAS:
+            w = _ridge(x[tr], y[tr], lam)
+            err = np.mean((x[te] @ w - y[te]) ** 2) if te.any() else 0.0
+            if best is None or err < best[0]:
+                best = (err, lam, w)
+        assert best is not None
+        weights[b] = best[2]          # fitted on the training games only: held out stays out
+        lambdas.append(best[1])
+    return weights, lambdas
 
 
 def _positions(data: dict[str, np.ndarray], mask: np.ndarray) -> list[np.ndarray]:
@@ -202,8 +245,8 @@ def _softmax_loss(pred: np.ndarray, won: np.ndarray, pos: list[np.ndarray], t: f
 
 
 def _fit_temps(data: dict[str, np.ndarray], pred: np.ndarray, mask: np.ndarray,
-               left: np.ndarray) -> np.ndarray:
-    temps = np.full(BUCKETS, 6.0)
+               left: np.ndarray, default: np.ndarray | None = None) -> np.ndarray:
+    temps = np.full(BUCKETS, 6.0) if default is None else default.copy()
     grid = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 14.0, 20.0, 30.0)
     for b in range(BUCKETS):
         pos = _positions(data, mask & (left == b))
@@ -216,19 +259,28 @@ def _fit_temps(data: dict[str, np.ndarray], pred: np.ndarray, mask: np.ndarray,
 
 
 def save(model: Model, path: str) -> None:
-    doc = {"format": FORMAT, "version": 1, "game": model.game, "features": model.features,
-           "buckets": BUCKETS, "weights": model.weights.round(6).tolist(),
+    """Write the model file the engine loads (version 2: weights [modes][stages][features],
+    temperatures [modes][stages])."""
+    doc = {"format": FORMAT, "version": 2, "game": model.game, "features": model.features,
+           "buckets": BUCKETS, "modes": list(MODE_NAMES),
+           "weights": model.weights.round(6).tolist(),
            "sigma": model.sigma.round(4).tolist(), "temp": model.temp.round(4).tolist(),
            "info": model.info}
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
 
 
 def read(path: str) -> Model:
+    """A model file of either version (version 1, one model for every table size, is read
+    as the same weights and temperatures for each)."""
     doc = json.loads(Path(path).read_text())
     if doc.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file")
-    return Model(doc["game"], doc["features"], np.asarray(doc["weights"]),
-                 np.asarray(doc["sigma"]), np.asarray(doc["temp"]), doc.get("info", {}))
+    weights, temp = np.asarray(doc["weights"], dtype=float), np.asarray(doc["temp"], dtype=float)
+    if weights.ndim == 2:
+        weights = np.repeat(weights[None], MODES, axis=0)
+        temp = np.repeat(temp[None], MODES, axis=0)
+    return Model(doc["game"], doc["features"], weights, np.asarray(doc["sigma"], dtype=float),
+                 temp, doc.get("info", {}))
 
 
 def _hand_solo(x: np.ndarray, names: list[str], left: np.ndarray) -> np.ndarray:
@@ -251,7 +303,7 @@ def report(data: dict[str, np.ndarray], model: Model | None, seed: int = 1) -> s
     left = np.clip(data["left"], 0, BUCKETS - 1)
     hand = x[:, names.index("projection")]
     pred = model.predict(x, left) if model is not None else None
-    solo = data["table"] < 9
+    solo = modes_of(x, names) == 0
     goal = data["goal"]
     lines = ["| decisions left | positions | hand: mean error | hand: RMSE | hand: SD (bias "
              "removed) | model: mean error | model: RMSE | solo goal log loss: hand | model |",

@@ -98,20 +98,42 @@ def play_one(job: tuple[str, int, int, str, float]) -> GameRows:
     return GameRows(x, seat, x[:, left_col].astype(np.int8), final, goal, won)
 
 
+def game_indices(games: int, tables: list[int] | None = None) -> list[int]:
+    """The data set's game indices (game i plays TABLES[i % len(TABLES)]): all of 0..games-1,
+    or with `tables`, the first `games` indices whose table is one of them (so a data set of
+    solo tables only deals the same games as the solo games of a mixed one)."""
+    if tables is None:
+        return list(range(games))
+    bad = [t for t in tables if not 0 <= t < len(TABLES)]
+    if bad or not tables:
+        raise ValueError(f"tables must be indices of TABLES (0..{len(TABLES) - 1}), got {tables}")
+    keep = set(tables)
+    out: list[int] = []
+    i = 0
+    while len(out) < games:
+        if i % len(TABLES) in keep:
+            out.append(i)
+        i += 1
+    return out
+
+
 def generate(game: str, games: int, seed: int, spec: str, epsilon: float, workers: int,
-             progress: bool = True) -> dict[str, np.ndarray]:
-    """Play `games` games (worker processes) and stack their rows; `group` is the game index."""
+             progress: bool = True, tables: list[int] | None = None) -> dict[str, np.ndarray]:
+    """Play `games` games (worker processes) and stack their rows; `group` is the game index.
+    `tables` restricts the games to those TABLES entries (default: all, in turn)."""
     from tqdm import tqdm
 
-    jobs = [(game, seed, i, spec, epsilon) for i in range(games)]
+    indices = game_indices(games, tables)
+    jobs = [(game, seed, i, spec, epsilon) for i in indices]
     parts: list[GameRows] = []
     with mp.get_context("fork").Pool(workers) as pool:
         it: Iterator[GameRows] = pool.imap(play_one, jobs)
         for rows in tqdm(it, total=games, disable=not progress, desc="self-play", unit="game"):
             parts.append(rows)
-    group = np.concatenate([np.full(len(p.seat), i, dtype=np.int32) for i, p in enumerate(parts)])
-    tables = np.concatenate([np.full(len(p.seat), i % len(TABLES), dtype=np.int8)
-                             for i, p in enumerate(parts)])
+    group = np.concatenate([np.full(len(p.seat), i, dtype=np.int32)
+                            for i, p in zip(indices, parts)])
+    table = np.concatenate([np.full(len(p.seat), i % len(TABLES), dtype=np.int8)
+                            for i, p in zip(indices, parts)])
     return {
         "x": np.concatenate([p.x for p in parts]),
         "seat": np.concatenate([p.seat for p in parts]),
@@ -120,5 +142,5 @@ def generate(game: str, games: int, seed: int, spec: str, epsilon: float, worker
         "goal": np.concatenate([p.goal for p in parts]),
         "won": np.concatenate([p.won for p in parts]),
         "group": group,
-        "table": tables,
+        "table": table,
     }

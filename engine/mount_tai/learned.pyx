@@ -15,10 +15,11 @@ from engine.core.state cimport State as CoreState
 
 cdef enum:
     N_STAGES = 17       # decisions left 0..16
+    N_MODES = 4         # table sizes: solo, 2, 3, 4 players (index = players - 1)
 
-cdef double LW[N_STAGES][N_FEATURES]    # prediction = LW[stage] . features
+cdef double LW[N_MODES][N_STAGES][N_FEATURES]   # prediction = LW[mode][stage] . features
 cdef double SIGMA[N_STAGES]             # held-out error spread per stage (solo goal chance)
-cdef double TEMP[N_STAGES]              # softmax temperature per stage (several seats)
+cdef double TEMP[N_MODES][N_STAGES]     # softmax temperature per mode and stage (several seats)
 cdef bint READY = False                 # a model is loaded
 
 DEFAULT_MODEL = Path(__file__).with_name("eval_model.json")
@@ -30,14 +31,21 @@ cdef inline int stage_of(const double* f) noexcept nogil:
     return 0 if b < 0 else (N_STAGES - 1 if b >= N_STAGES else b)
 
 
+cdef inline int mode_of(const MTState* s) noexcept nogil:
+    cdef int m = s.opt.n_players - 1
+    return 0 if m < 0 else (N_MODES - 1 if m >= N_MODES else m)
+
+
 cdef double predict(const void* s, int seat, int* stage) noexcept nogil:
     cdef double f[N_FEATURES]
     cdef double v = 0.0
     cdef int i, b
+    cdef const double* w
     mt_features(s, seat, f)
     b = stage_of(f)
+    w = LW[mode_of(<const MTState*>s)][b]
     for i in range(N_FEATURES):
-        v += LW[b][i] * f[i]
+        v += w[i] * f[i]
     stage[0] = b
     return v
 
@@ -67,7 +75,7 @@ cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:
             b0 = b
         if est[i] > best:
             best = est[i]
-    t = TEMP[b0]
+    t = TEMP[mode_of(s)][b0]
     for i in range(n):
         est[i] = exp((est[i] - best) / t)
         total += est[i]
@@ -77,7 +85,9 @@ cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:
 
 def load_model(path=None) -> dict:
     """Load a fitted model (`ai.learn` fit's file; the package's own by default) into the
-    compiled evaluation and return its description. A file for other features is refused."""
+    compiled evaluation and return its description. A file for other features is refused.
+    Version 2 files hold weights per table size ([modes][stages][features]); a version 1
+    file (one model for every table size) serves each size alike."""
     global READY
     from engine.mount_tai.knowledge import FEATURE_NAMES
     p = Path(path) if path is not None else DEFAULT_MODEL
@@ -87,17 +97,25 @@ def load_model(path=None) -> dict:
     if list(doc["features"]) != list(FEATURE_NAMES):
         raise ValueError(f"{p} was fitted on other features than this engine's")
     w, sg, tp = doc["weights"], doc["sigma"], doc["temp"]
-    if (len(w) != N_STAGES or len(sg) != N_STAGES or len(tp) != N_STAGES
-            or any(len(row) != N_FEATURES for row in w)):
-        raise ValueError(f"{p}: the model's shape is not {N_STAGES} x {N_FEATURES}")
+    if doc.get("version", 1) == 1 and isinstance(tp, list):
+        w, tp = [w] * N_MODES, [tp] * N_MODES
+    shape = f"{N_MODES} x {N_STAGES} x {N_FEATURES}"
+    if (not isinstance(w, list) or len(w) != N_MODES or len(tp) != N_MODES
+            or len(sg) != N_STAGES
+            or any(not isinstance(mw, list) or len(mw) != N_STAGES for mw in w)
+            or any(not isinstance(row, list) or len(row) != N_FEATURES for mw in w for row in mw)
+            or any(len(mt) != N_STAGES for mt in tp)):
+        raise ValueError(f"{p}: the model's shape is not {shape}")
     for b in range(N_STAGES):
-        if not sg[b] > 0 or not tp[b] > 0:
+        if not sg[b] > 0 or any(not mt[b] > 0 for mt in tp):
             raise ValueError(f"{p}: sigma and temp must be positive")
+    for m in range(N_MODES):
+        for b in range(N_STAGES):
+            for i in range(N_FEATURES):
+                LW[m][b][i] = float(w[m][b][i])
+            TEMP[m][b] = float(tp[m][b])
     for b in range(N_STAGES):
-        for i in range(N_FEATURES):
-            LW[b][i] = float(w[b][i])
         SIGMA[b] = float(sg[b])
-        TEMP[b] = float(tp[b])
     READY = True
     _info.clear()
     _info.update(path=str(p), **doc.get("info", {}))

@@ -45,7 +45,8 @@ def test_the_pipeline_fits_a_model_the_engine_loads(tmp_path: Path):
     assert main(["fit", str(data_path), "--out", str(model_path)]) == 0
     model = fitting.read(str(model_path))
     data = fitting.load([str(data_path)])
-    assert model.weights.shape == (fitting.BUCKETS, len(knowledge.FEATURE_NAMES))
+    assert model.weights.shape == (fitting.MODES, fitting.BUCKETS, len(knowledge.FEATURE_NAMES))
+    assert model.temp.shape == (fitting.MODES, fitting.BUCKETS)
     assert (model.sigma > 0).all() and (model.temp > 0).all()
     # The held-out report compares the hand projection and the model by stage.
     table = fitting.report(data, model)
@@ -70,3 +71,45 @@ def test_ridge_recovers_a_linear_rule():
 def test_fit_refuses_the_experimental_network_for_shipping():
     with pytest.raises(ValueError, match="ridge"):
         fitting.fit({}, hidden=8)
+
+
+def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
+    """Two table sizes whose final score follows different rules from the same feature: the
+    per-size fit recovers each rule, the shared fit only their blend."""
+    from engine.mount_tai.knowledge import FEATURE_NAMES
+    names = list(FEATURE_NAMES)
+    rng = np.random.default_rng(3)
+    n = 4000
+    x = np.zeros((n, len(names)), dtype=np.float32)
+    x[:, 0] = 1.0
+    money = rng.integers(0, 20, n).astype(np.float32)
+    x[:, names.index("money")] = money
+    two = np.arange(n) % 2 == 0
+    x[two, names.index("players_2")] = 1.0
+    x[~two, names.index("players_4")] = 1.0
+    left = rng.integers(0, fitting.BUCKETS, n).astype(np.int8)
+    x[:, names.index("decisions_left")] = left
+    final = np.where(two, 3.0 * money, -1.0 * money + 50.0).astype(np.float32)
+    seat = (np.arange(n) // 2 % 2).astype(np.int8)
+    data = {"x": x, "seat": seat, "left": left, "final": final, "goal": np.zeros(n, np.float32),
+            "won": (seat == 0).astype(np.float32), "group": (np.arange(n) // 40).astype(np.int32),
+            "table": np.where(two, 9, 11).astype(np.int8), "game": "mount-tai"}
+    model = fitting.fit(data, seed=1, per_mode=True)
+    err = model.predict(x, left) - final
+    assert np.abs(err).max() < 0.5
+    shared = fitting.fit(data, seed=1)
+    assert np.abs(shared.predict(x, left) - final).mean() > 5.0
+    assert (shared.weights[1] == shared.weights[3]).all()
+
+
+def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one():
+    from ai.learn.selfplay import game_indices
+    assert game_indices(4) == [0, 1, 2, 3]
+    solo = game_indices(11, list(range(9)))
+    assert solo == [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13]
+    assert game_indices(2, [10]) == [10, 22]
+    with pytest.raises(ValueError, match="tables"):
+        game_indices(3, [12])
+    with pytest.raises(SystemExit):
+        main(["play", "--games", "1", "--tables", "15", "--out", "never.npz"])
+    assert not Path("never.npz").exists()

@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from ai.bots import make_bot
+from ai.learn import fit as fitting
 from ai.search import Searcher
 from engine.mount_tai import knowledge, learned
 from tests.mount_tai.helpers import play_random
@@ -69,8 +70,56 @@ def test_the_shipped_model_is_loaded_and_evaluates_in_range():
         # The compiled prediction is the model's dot product with the features.
         f = knowledge.features(s, 0)
         stage = min(max(int(f[knowledge.FEATURE_NAMES.index("decisions_left")]), 0), 16)
-        w = json.loads(learned.DEFAULT_MODEL.read_text())["weights"][stage]
+        mode = s.num_players() - 1                 # solo, 2, 3, 4 players
+        w = fitting.read(str(learned.DEFAULT_MODEL)).weights[mode, stage]
         assert pred == pytest.approx(sum(a * b for a, b in zip(w, f)))
+
+
+def _constant_model(doc: dict, values: list[float]) -> dict:
+    """`doc` (a version 2 model) with every weight zero but the constant: values[mode]."""
+    n = len(doc["features"])
+    weights = [[[values[m]] + [0.0] * (n - 1) for _ in range(17)] for m in range(4)]
+    return dict(doc, weights=weights)
+
+
+def test_each_table_size_is_scored_by_its_own_weights(tmp_path: Path):
+    doc = json.loads(learned.DEFAULT_MODEL.read_text())
+    assert doc["version"] == 2 and len(doc["weights"]) == 4
+    path = tmp_path / "modes.json"
+    path.write_text(json.dumps(_constant_model(doc, [10.0, 20.0, 30.0, 40.0])))
+    before = learned.model_info()
+    try:
+        learned.load_model(path)
+        for options, want in (({"solo": True}, 10.0), ({"challenge": 6}, 10.0),
+                              ({"players": 2}, 20.0), ({"players": 3}, 30.0),
+                              ({"players": 4}, 40.0)):
+            s = _play(engine.load_game("mount-tai", **options).new_initial_state(2), 15)
+            assert learned.projection(s, 0) == pytest.approx(want), options
+    finally:
+        learned.load_model(before["path"])
+    assert learned.model_info() == before
+
+
+def test_a_version_1_model_file_still_loads_and_serves_every_table_size(tmp_path: Path):
+    doc = json.loads(learned.DEFAULT_MODEL.read_text())
+    old = dict(doc, version=1, weights=doc["weights"][2], temp=doc["temp"][2])
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(old))
+    states = [_play(engine.load_game("mount-tai", **o).new_initial_state(4), 25)
+              for o in ({"solo": True}, {"players": 2}, {"players": 3}, {"players": 4})]
+    f = [knowledge.features(s, 0) for s in states]
+    before = learned.model_info()
+    try:
+        learned.load_model(path)
+        for s, fs in zip(states, f):
+            stage = min(max(int(fs[knowledge.FEATURE_NAMES.index("decisions_left")]), 0), 16)
+            w = old["weights"][stage]
+            assert learned.projection(s, 0) == pytest.approx(sum(a * b for a, b in zip(w, fs)))
+        model = fitting.read(str(path))               # the fitting side reads it alike
+        assert model.weights.shape == (4, 17, len(knowledge.FEATURE_NAMES))
+        assert (model.weights[0] == model.weights[3]).all()
+    finally:
+        learned.load_model(before["path"])
 
 
 def test_a_malformed_model_file_is_refused_and_the_loaded_one_kept(tmp_path: Path):
@@ -85,6 +134,10 @@ def test_a_malformed_model_file_is_refused_and_the_loaded_one_kept(tmp_path: Pat
         learned.load_model(path)
     short = dict(doc, weights=doc["weights"][:-1])
     path.write_text(json.dumps(short))
+    with pytest.raises(ValueError, match="shape"):
+        learned.load_model(path)
+    one_stage_short = dict(doc, weights=[w[:-1] for w in doc["weights"]])
+    path.write_text(json.dumps(one_stage_short))
     with pytest.raises(ValueError, match="shape"):
         learned.load_model(path)
     path.write_text(json.dumps({"format": "something else"}))
