@@ -5,7 +5,8 @@ solo challenge, the yardstick the rulebook prints (reputation goals from 80 to 9
 
 Each row: the game, games played, goals reached with a 95% Wilson interval, the mean final
 reputation and the bot's time per move. Game k of the challenge is played without a carried
-bonus unless `--bonus` is given (the bonus is then chosen at setup by the bot).
+bonus. `--seed` picks another set of deals, `--model` loads a learned evaluation model file in
+place of the shipped one.
 """
 from __future__ import annotations
 
@@ -22,7 +23,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", nargs="*", type=int, help="challenge games (0: plain solo)")
+    ap.add_argument("--seed", type=int, default=3, help="seed of the deals")
+    ap.add_argument("--model", help="a learned evaluation model file to load first")
     args = ap.parse_args()
+    if args.model:
+        from engine.mount_tai import learned
+        learned.load_model(args.model)     # before the workers fork: they inherit it
     print("| game | games | goal reached | 95% interval | mean reputation | time per move "
           "| minutes |")
     print("|---|---|---|---|---|---|---|")
@@ -30,7 +36,7 @@ def main() -> None:
         options: dict[str, Any] = {"solo": True} if k == 0 else {"challenge": k}
         start = time.time()
         r = head_to_head("mount-tai", args.bot, [], args.games, options=options,
-                         workers=args.workers, seed=3)
+                         workers=args.workers, seed=args.seed)
         lo, hi = r.interval()
         name = "solo" if k == 0 else f"challenge {k}"
         print(f"| {name} | {r.games} | {r.wins:g} ({r.win_rate:.0%}) | {lo:.0%}-{hi:.0%} | "

@@ -4,7 +4,12 @@
 
 Every match rotates the tested bot through every seat of each deal (the same deal seed for
 each seating), and prints its wins with a 95% Wilson interval, the games played, its mean
-finishing position and the time it took per move. `--only` picks matches by name.
+finishing position and the time it took per move. `--only` picks matches by name. `--millis`
+gives every search bot the same time a move instead (equal time), `--seed` another set of deals,
+and `--model` a Mount Tai evaluation model file to load in place of the shipped one.
+
+    .venv/bin/python benchmarks/strength.py --game mount-tai --millis 100 --deals 100 \
+        --seed 11 --workers 1 --only strong-v1-2p
 """
 from __future__ import annotations
 
@@ -54,15 +59,25 @@ def main() -> None:
     ap.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                     help="a game option (repeatable), e.g. -o optional_edict_effects=true")
     ap.add_argument("--only", nargs="*", help="match names to run")
+    ap.add_argument("--millis", type=float, default=0.0,
+                    help="time a move for strong and its earlier versions (instead of iterations)")
+    ap.add_argument("--seed", type=int, default=7, help="seed of the deals")
+    ap.add_argument("--model", help="Mount Tai: a learned evaluation model file to load first")
     args = ap.parse_args()
     options = parse_game_options(args.option)
-    strong = f"strong(iterations={args.iterations})" if args.iterations else "strong"
+    if args.model:
+        from engine.mount_tai import learned
+        learned.load_model(args.model)     # before the workers fork: they inherit it
+    if args.millis:
+        strong = f"strong(millis={args.millis:g})"
+    else:
+        strong = f"strong(iterations={args.iterations})" if args.iterations else "strong"
     table = matches(args.iterations or 20000, strong)
     for name in args.only or list(table):
         a, others = table[name]
         start = time.time()
         r = head_to_head(args.game, a, others, args.deals, options=options,
-                         workers=args.workers, seed=7)
+                         workers=args.workers, seed=args.seed)
         share = 1 / (len(others) + 1)
         print(f"| {name} | {a} vs {', '.join(others)} | {r.games} | {r.win_rate:.1%} "
               f"({r.interval()[0]:.1%}-{r.interval()[1]:.1%}) | {share:.0%} | "

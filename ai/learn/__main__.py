@@ -39,8 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--out", required=True)
     f.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
     f.add_argument("--hidden", type=int, default=0, help="hidden units (0: ridge per round)")
-    f.add_argument("--per-mode", action="store_true",
-                   help="weights of their own for solo, 2, 3 and 4 players (default: shared)")
+    f.add_argument("--own", type=int, nargs="+", default=[], metavar="PLAYERS",
+                   help="table sizes (1 = solo .. 4) fitted on their own games (default: none, "
+                        "one shared fit)")
     r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
     r.add_argument("data", nargs="+")
     r.add_argument("--model", help="a fitted model (.json) to compare")
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     from ai.learn import fit as fitting
     data = fitting.load(args.data)
     if args.command == "fit":
-        model = fitting.fit(data, seed=args.seed, hidden=args.hidden, per_mode=args.per_mode)
+        model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own))
         fitting.save(model, args.out)
         print(fitting.report(data, model, seed=args.seed))
         return 0

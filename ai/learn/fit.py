@@ -3,11 +3,13 @@
 The model is a ridge regression per number of decisions the seat has left (0..16): one linear
 model a stage of the game, on the raw features (weights are stored for the raw values, so the
 compiled evaluation is one dot product). The file holds weights per table size (solo, 2, 3, 4
-players); by default they are one shared fit, and `per_mode` fits each size on its own games
-(better held-out error, but it played worse in solo: ai/STRONG_MOUNT_TAI.md). On top of it, the evaluation needs a spread: a solo
-game's chance of reaching the goal is P(final >= goal) under a normal error with the held-out
-residual spread of that stage (`sigma`); a multi-player share of the win is a softmax of the
-seats' predictions with the temperature that best predicts the winners held out (`temp`).
+players): one shared fit, except for the sizes listed in `own`, fitted on their own games (a
+better held-out error, but in solo it played worse: ai/STRONG_MOUNT_TAI.md).
+
+On top of it, the evaluation needs a spread: a solo game's chance of reaching the goal is
+P(final >= goal) under a normal error with the held-out residual spread of that stage (`sigma`);
+a multi-player share of the win is a softmax of the seats' predictions with the temperature that
+best predicts the winners held out (`temp`).
 Games (not positions) are split into training and held-out sets, from a seed.
 """
 from __future__ import annotations
@@ -143,9 +145,10 @@ def _mlp_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
-        per_mode: bool = False) -> Model:
-    """Ridge weights per stage (and per table size unless `per_mode` is False), each penalty
-    chosen on the held-out games; then the solo spread and the softmax temperatures."""
+        own: tuple[int, ...] = ()) -> Model:
+    """Ridge weights per stage, each penalty chosen on the held-out games: one shared fit, and
+    for the table sizes in `own` (player counts, 1 = solo) a fit on their own games; then the
+    solo spread and the softmax temperatures (per size for the sizes fitted on their own)."""
     if hidden:
         raise ValueError("the shipped model is the ridge one (--hidden 0); fit_mlp is an "
                          "experiment (see ai/STRONG_MOUNT_TAI.md)")
@@ -160,13 +163,17 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     shared, shared_lams = _fit_stages(x, y, left, train, test, everyone)
     weights = np.repeat(shared[None], MODES, axis=0)
     lambdas: dict[str, list[float | None]] = {"shared": shared_lams}
-    if per_mode:
-        for m in range(MODES):
-            w, lams = _fit_stages(x, y, left, train, test, mode == m, fallback=shared)
-            weights[m] = w
-            lambdas[MODE_NAMES[m]] = lams
+    bad = [k for k in own if not 1 <= k <= MODES]
+    if bad:
+        raise ValueError(f"table sizes are 1 (solo) to {MODES} players, got {bad}")
+    own_modes = sorted({k - 1 for k in own})
+    for m in own_modes:
+        w, lams = _fit_stages(x, y, left, train, test, mode == m, fallback=shared)
+        weights[m] = w
+        lambdas[MODE_NAMES[m]] = lams
     model = Model(data["game"], names, weights, np.ones(BUCKETS), np.ones((MODES, BUCKETS)),
-                  {"seed": seed, "lambda": lambdas, "per_mode": per_mode,
+                  {"seed": seed, "lambda": lambdas,
+                   "own_fit": [MODE_NAMES[m] for m in own_modes],
                    "positions": int(len(y)), "games": int(len(np.unique(data["group"])))})
     # Spread and temperature from the held-out games, fitted on the training ones only.
     pred = model.predict(x, left)
@@ -186,7 +193,7 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     shared_temps = _fit_temps(data, pred, test & ~solo, left)
     for m in range(MODES):
         model.temp[m] = shared_temps
-        if per_mode and m > 0:
+        if m in own_modes and m > 0:
             model.temp[m] = _fit_temps(data, pred, test & (mode == m), left, shared_temps)
     return model
 

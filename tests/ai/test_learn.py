@@ -94,12 +94,15 @@ def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
     data = {"x": x, "seat": seat, "left": left, "final": final, "goal": np.zeros(n, np.float32),
             "won": (seat == 0).astype(np.float32), "group": (np.arange(n) // 40).astype(np.int32),
             "table": np.where(two, 9, 11).astype(np.int8), "game": "mount-tai"}
-    model = fitting.fit(data, seed=1, per_mode=True)
+    model = fitting.fit(data, seed=1, own=(2, 4))
     err = model.predict(x, left) - final
     assert np.abs(err).max() < 0.5
     shared = fitting.fit(data, seed=1)
     assert np.abs(shared.predict(x, left) - final).mean() > 5.0
     assert (shared.weights[1] == shared.weights[3]).all()
+    assert (model.weights[0] == shared.weights[0]).all()     # solo: not fitted on its own
+    with pytest.raises(ValueError, match="table sizes"):
+        fitting.fit(data, own=(5,))
 
 
 def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one():
