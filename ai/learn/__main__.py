@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 
+from ai.learn.fit import LAMBDAS
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ai.learn", description=__doc__,
@@ -42,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--own", type=int, nargs="+", default=[], metavar="PLAYERS",
                    help="table sizes (1 = solo .. 4) fitted on their own games (default: none, "
                         "one shared fit)")
+    f.add_argument("--penalties", type=float, nargs="+", default=list(LAMBDAS),
+                   help="ridge penalties to choose from on the held-out games "
+                        f"(default: {' '.join(f'{v:g}' for v in LAMBDAS)})")
     r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
     r.add_argument("data", nargs="+")
     r.add_argument("--model", help="a fitted model (.json) to compare")
@@ -69,9 +74,15 @@ def main(argv: list[str] | None = None) -> int:
               f"{time.time() - start:.0f} s -> {args.out}")
         return 0
     from ai.learn import fit as fitting
+    if args.command == "fit":
+        if any(not 1 <= k <= fitting.MODES for k in args.own):
+            ap.error(f"--own: table sizes are 1 (solo) to {fitting.MODES} players")
+        if any(not lam > 0 for lam in args.penalties):
+            ap.error("--penalties must be positive")
     data = fitting.load(args.data)
     if args.command == "fit":
-        model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own))
+        model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own),
+                            penalties=tuple(args.penalties))
         fitting.save(model, args.out)
         print(fitting.report(data, model, seed=args.seed))
         return 0

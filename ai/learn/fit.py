@@ -145,10 +145,11 @@ def _mlp_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
-        own: tuple[int, ...] = ()) -> Model:
+        own: tuple[int, ...] = (), penalties: tuple[float, ...] = LAMBDAS) -> Model:
     """Ridge weights per stage, each penalty chosen on the held-out games: one shared fit, and
     for the table sizes in `own` (player counts, 1 = solo) a fit on their own games; then the
-    solo spread and the softmax temperatures (per size for the sizes fitted on their own)."""
+    solo spread and the softmax temperatures (per size for the sizes fitted on their own).
+    `penalties` are the ridge penalties tried (on standardized features)."""
     if hidden:
         raise ValueError("the shipped model is the ridge one (--hidden 0); fit_mlp is an "
                          "experiment (see ai/STRONG_MOUNT_TAI.md)")
@@ -160,7 +161,9 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     left = np.clip(data["left"], 0, BUCKETS - 1)
     mode = modes_of(x, names)
     everyone = np.ones(len(y), dtype=bool)
-    shared, shared_lams = _fit_stages(x, y, left, train, test, everyone)
+    if not penalties or any(not lam > 0 for lam in penalties):
+        raise ValueError(f"ridge penalties must be positive, got {list(penalties)}")
+    shared, shared_lams = _fit_stages(x, y, left, train, test, everyone, penalties)
     weights = np.repeat(shared[None], MODES, axis=0)
     lambdas: dict[str, list[float | None]] = {"shared": shared_lams}
     bad = [k for k in own if not 1 <= k <= MODES]
@@ -168,7 +171,7 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
         raise ValueError(f"table sizes are 1 (solo) to {MODES} players, got {bad}")
     own_modes = sorted({k - 1 for k in own})
     for m in own_modes:
-        w, lams = _fit_stages(x, y, left, train, test, mode == m, fallback=shared)
+        w, lams = _fit_stages(x, y, left, train, test, mode == m, penalties, fallback=shared)
         weights[m] = w
         lambdas[MODE_NAMES[m]] = lams
     model = Model(data["game"], names, weights, np.ones(BUCKETS), np.ones((MODES, BUCKETS)),
@@ -199,8 +202,8 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
 
 
 def _fit_stages(x: np.ndarray, y: np.ndarray, left: np.ndarray, train: np.ndarray,
-                test: np.ndarray, rows: np.ndarray, fallback: np.ndarray | None = None
-                ) -> tuple[np.ndarray, list[float | None]]:
+                test: np.ndarray, rows: np.ndarray, penalties: tuple[float, ...],
+                fallback: np.ndarray | None = None) -> tuple[np.ndarray, list[float | None]]:
     """Ridge weights per stage on the training `rows`, the penalty that predicts the held-out
     ones best. A stage with too few positions takes `fallback`'s weights (or, without one, the
     hand projection itself)."""
@@ -217,7 +220,7 @@ def _fit_stages(x: np.ndarray, y: np.ndarray, left: np.ndarray, train: np.ndarra
             lambdas.append(None)
             continue
         best = None
-        for lam in LAMBDAS:
+        for lam in penalties:
             w = _ridge(x[tr], y[tr], lam)
             err = np.mean((x[te] @ w - y[te]) ** 2) if te.any() else 0.0
             if best is None or err < best[0]:

@@ -116,3 +116,24 @@ def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one():
     with pytest.raises(SystemExit):
         main(["play", "--games", "1", "--tables", "15", "--out", "never.npz"])
     assert not Path("never.npz").exists()
+
+
+@pytest.mark.parametrize("bad", [["--own", "5"], ["--penalties", "0"]])
+def test_fit_refuses_bad_options_before_reading_anything(tmp_path: Path, bad: list[str],
+                                                         capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "m.json"
+    with pytest.raises(SystemExit):
+        main(["fit", str(tmp_path / "missing.npz"), "--out", str(out), *bad])
+    assert bad[0] in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_the_penalty_can_be_fixed_and_is_recorded(tmp_path: Path):
+    data_path = tmp_path / "d.npz"
+    assert main(["play", "--games", "30", "--bot", "heuristic", "--workers", "1",
+                 "--tables", "0", "--out", str(data_path)]) == 0
+    data = fitting.load([str(data_path)])
+    assert set(np.unique(data["table"])) == {0}
+    model = fitting.fit(data, penalties=(50.0,))
+    used = [lam for lam in model.info["lambda"]["shared"] if lam is not None]
+    assert used and set(used) == {50.0}
