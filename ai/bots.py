@@ -99,7 +99,8 @@ STRONG: dict[str, dict[str, Any]] = {
                "epsilon": 0.2, "reward": "win"},
     # Issue 14: heuristic playouts cut off after 6 decisions by the evaluation learned from
     # self-play, and a tenth of a solo game's reward for the margin to the goal
-    # (ai/STRONG_MOUNT_TAI.md; the same with random playouts is `strong-v2`).
+    # (ai/STRONG_MOUNT_TAI.md; the same with random playouts is `strong-v2`, the same with the
+    # model before 2-player weights of their own is `strong-v3`).
     "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
                   "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
                   "goal_margin": 0.1},
@@ -116,12 +117,21 @@ PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
         "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
                       "cutoff": 6, "reward": "win", "evaluation": "hand"},
     },
-    # `strong-v2`: issue 14's first step (the learned evaluation with random playouts).
+    # `strong-v2`: issue 14's first step (the learned evaluation with random playouts), with the
+    # model it was tuned with ("learned-v2": eval_model_v2.json).
     "strong-v2": {
         "default": STRONG["default"],
         "dragon": STRONG["dragon"],
         "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
-                      "cutoff": 6, "reward": "win", "evaluation": "learned",
+                      "cutoff": 6, "reward": "win", "evaluation": "learned-v2",
+                      "goal_margin": 0.1},
+    },
+    # `strong-v3`: issue 14's second step (heuristic playouts), with the same model as strong-v2.
+    "strong-v3": {
+        "default": STRONG["default"],
+        "dragon": STRONG["dragon"],
+        "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
+                      "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned-v2",
                       "goal_margin": 0.1},
     },
 }
@@ -180,6 +190,12 @@ def strong_v2_bot(**overrides: Any) -> StrongBot:
     """Issue 14's first strong bot (Mount Tai: learned evaluation, random playouts), for
     comparisons."""
     return StrongBot(PREVIOUS_STRONG["strong-v2"], **overrides)
+
+
+def strong_v3_bot(**overrides: Any) -> StrongBot:
+    """Issue 14's second strong bot (Mount Tai: heuristic playouts, the learned-v2 model), for
+    comparisons."""
+    return StrongBot(PREVIOUS_STRONG["strong-v3"], **overrides)
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -253,6 +269,7 @@ def _strong_options(table: dict[str, dict[str, Any]] | None = None
 _REGISTRY["strong"] = (strong_bot, _strong_options())
 _REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options(PREVIOUS_STRONG["strong-v1"]))
 _REGISTRY["strong-v2"] = (strong_v2_bot, _strong_options(PREVIOUS_STRONG["strong-v2"]))
+_REGISTRY["strong-v3"] = (strong_v3_bot, _strong_options(PREVIOUS_STRONG["strong-v3"]))
 
 
 def bot_names() -> list[str]:

@@ -193,7 +193,10 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
                                  key=lambda sg: _logloss(_normal_cdf(margin / sg), data["goal"][m]))
         else:
             model.sigma[b] = model.sigma[b - 1] if b else 3.0
-    shared_temps = _fit_temps(data, pred, test & ~solo, left)
+    # The shared temperatures go with the shared weights (so that a size fitted on its own
+    # leaves the others exactly as a shared-only fit would).
+    pred_shared = np.einsum("nf,nf->n", x, shared[left])
+    shared_temps = _fit_temps(data, pred_shared, test & ~solo, left)
     for m in range(MODES):
         model.temp[m] = shared_temps
         if m in own_modes and m > 0:

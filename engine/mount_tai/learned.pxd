@@ -1,13 +1,18 @@
 # Mount Tai: the evaluation learned from self-play (ai/learn). A linear model per stage of the game
 # (the decisions a seat has left, 0..16) over knowledge.pxd's features predicts each seat's final
-# reputation; its weights are the data file eval_model.json of this package, loaded at import.
+# reputation; its weights are the data files of this package, loaded at import: eval_model.json
+# (the evaluation "learned") and eval_model_v2.json ("learned-v2", the model issue 14's first two
+# steps were tuned with, kept for the bots named after them).
 # All functions are nogil, allocation-free and never fail; without a model they fall back to the
 # hand-written knowledge (mt_projection, mt_evaluate).
 
-# Predicted final reputation of `seat` in `s` (MTState).
+# Predicted final reputation of `seat` in `s` (MTState), by the "learned" model.
 cdef double mt_learned_projection(const void* s, int seat) noexcept nogil
 
 # Each seat's value in [0, 1] into out[n_players] (the engine interface's `evaluate`): several
 # seats, a softmax of the predictions with the stage's fitted temperature; solo, the chance of
 # reaching the goal, P(final >= goal) with the stage's held-out error spread.
 cdef void mt_evaluate_learned(const void* s, double* out) noexcept nogil
+
+# The same with the "learned-v2" model.
+cdef void mt_evaluate_learned_v2(const void* s, double* out) noexcept nogil

@@ -1,7 +1,9 @@
 # cython: language_level=3
 """Mount Tai: the evaluation learned from self-play (see learned.pxd; the model is fitted by
-`python -m ai.learn`). The weights live in C arrays filled once from the package's data file;
-`load_model` replaces them for experiments (not while a search runs)."""
+`python -m ai.learn`). The weights live in C arrays filled once from the package's data files,
+one slot per shipped model: "learned" (the current model, eval_model.json) and "learned-v2" (the
+model of issue 14's first two steps, eval_model_v2.json, kept so that the bots tuned on it play
+as they did). `load_model` replaces a slot's model for experiments (not while a search runs)."""
 
 import json
 from pathlib import Path
@@ -16,14 +18,22 @@ from engine.core.state cimport State as CoreState
 cdef enum:
     N_STAGES = 17       # decisions left 0..16
     N_MODES = 4         # table sizes: solo, 2, 3, 4 players (index = players - 1)
+    N_MODELS = 2         # models loaded side by side (SLOTS below)
 
-cdef double LW[N_MODES][N_STAGES][N_FEATURES]   # prediction = LW[mode][stage] . features
-cdef double SIGMA[N_STAGES]             # held-out error spread per stage (solo goal chance)
-cdef double TEMP[N_MODES][N_STAGES]     # softmax temperature per mode and stage (several seats)
-cdef bint READY = False                 # a model is loaded
+# Per slot: prediction = LW[slot][mode][stage] . features
+cdef double LW[N_MODELS][N_MODES][N_STAGES][N_FEATURES]
+cdef double SIGMA[N_MODELS][N_STAGES]        # held-out error spread per stage (solo goal chance)
+cdef double TEMP[N_MODELS][N_MODES][N_STAGES]  # softmax temperature per mode and stage
+cdef bint READY[N_MODELS]                    # a model is loaded in the slot
+READY[0] = False
+READY[1] = False
 
-DEFAULT_MODEL = Path(__file__).with_name("eval_model.json")
-_info: dict = {}
+# Slot names (the evaluations' names in GameDef.evaluators) and their shipped model files.
+SLOTS = ("learned", "learned-v2")
+DEFAULT_MODELS = {"learned": Path(__file__).with_name("eval_model.json"),
+                  "learned-v2": Path(__file__).with_name("eval_model_v2.json")}
+DEFAULT_MODEL = DEFAULT_MODELS["learned"]
+_info: dict = {name: {} for name in SLOTS}
 
 
 cdef inline int stage_of(const double* f) noexcept nogil:
@@ -36,46 +46,50 @@ cdef inline int mode_of(const MTState* s) noexcept nogil:
     return 0 if m < 0 else (N_MODES - 1 if m >= N_MODES else m)
 
 
-cdef double predict(const void* s, int seat, int* stage) noexcept nogil:
+cdef double predict(int slot, const void* s, int seat, int* stage) noexcept nogil:
     cdef double f[N_FEATURES]
     cdef double v = 0.0
     cdef int i, b
     cdef const double* w
     mt_features(s, seat, f)
     b = stage_of(f)
-    w = LW[mode_of(<const MTState*>s)][b]
+    w = LW[slot][mode_of(<const MTState*>s)][b]
     for i in range(N_FEATURES):
         v += w[i] * f[i]
     stage[0] = b
     return v
 
 
-cdef double mt_learned_projection(const void* s, int seat) noexcept nogil:
+cdef double slot_projection(int slot, const void* s, int seat) noexcept nogil:
     cdef int b
-    if not READY:
+    if not READY[slot]:
         return mt_projection(s, seat)
-    return predict(s, seat, &b)
+    return predict(slot, s, seat, &b)
 
 
-cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:
+cdef double mt_learned_projection(const void* s, int seat) noexcept nogil:
+    return slot_projection(0, s, seat)
+
+
+cdef void slot_evaluate(int slot, const void* vs, double* out) noexcept nogil:
     cdef const MTState* s = <const MTState*>vs
     cdef int i, b, b0 = 0, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
     cdef double best = -1e300, total = 0.0, t
-    if not READY:
+    if not READY[slot]:
         mt_evaluate(vs, out)
         return
     if s.opt.solo:
-        est[0] = predict(vs, 0, &b)
-        out[0] = 0.5 * (1.0 + erf((est[0] - solo_goal(s) + 0.5) / (SIGMA[b] * sqrt(2.0))))
+        est[0] = predict(slot, vs, 0, &b)
+        out[0] = 0.5 * (1.0 + erf((est[0] - solo_goal(s) + 0.5) / (SIGMA[slot][b] * sqrt(2.0))))
         return
     for i in range(n):
-        est[i] = predict(vs, i, &b)
+        est[i] = predict(slot, vs, i, &b)
         if i == s.cur:
             b0 = b
         if est[i] > best:
             best = est[i]
-    t = TEMP[mode_of(s)][b0]
+    t = TEMP[slot][mode_of(s)][b0]
     for i in range(n):
         est[i] = exp((est[i] - best) / t)
         total += est[i]
@@ -83,14 +97,29 @@ cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:
         out[i] = est[i] / total
 
 
-def load_model(path=None) -> dict:
-    """Load a fitted model (`ai.learn` fit's file; the package's own by default) into the
-    compiled evaluation and return its description. A file for other features is refused.
+cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:
+    slot_evaluate(0, vs, out)
+
+
+cdef void mt_evaluate_learned_v2(const void* vs, double* out) noexcept nogil:
+    slot_evaluate(1, vs, out)
+
+
+def _slot(name) -> int:
+    if name not in SLOTS:
+        raise ValueError(f"no learned evaluation slot {name!r}; slots: {', '.join(SLOTS)}")
+    return SLOTS.index(name)
+
+
+def load_model(path=None, slot="learned") -> dict:
+    """Load a fitted model (`ai.learn` fit's file; the slot's shipped one by default) into the
+    compiled evaluation `slot` ("learned" or "learned-v2") and return its description. A file
+    for other features is refused and leaves the slot as it was.
     Version 2 files hold weights per table size ([modes][stages][features]); a version 1
     file (one model for every table size) serves each size alike."""
-    global READY
     from engine.mount_tai.knowledge import FEATURE_NAMES
-    p = Path(path) if path is not None else DEFAULT_MODEL
+    cdef int k = _slot(slot)
+    p = Path(path) if path is not None else DEFAULT_MODELS[slot]
     doc = json.loads(p.read_text())
     if doc.get("format") != "tianti-eval-model" or doc.get("game") != "mount-tai":
         raise ValueError(f"{p} is not a Mount Tai evaluation model")
@@ -112,30 +141,32 @@ def load_model(path=None) -> dict:
     for m in range(N_MODES):
         for b in range(N_STAGES):
             for i in range(N_FEATURES):
-                LW[m][b][i] = float(w[m][b][i])
-            TEMP[m][b] = float(tp[m][b])
+                LW[k][m][b][i] = float(w[m][b][i])
+            TEMP[k][m][b] = float(tp[m][b])
     for b in range(N_STAGES):
-        SIGMA[b] = float(sg[b])
-    READY = True
-    _info.clear()
-    _info.update(path=str(p), **doc.get("info", {}))
-    return dict(_info)
+        SIGMA[k][b] = float(sg[b])
+    READY[k] = True
+    _info[slot] = dict(path=str(p), **doc.get("info", {}))
+    return dict(_info[slot])
 
 
-def model_info() -> dict:
-    """The loaded model's description (empty: none loaded, the hand evaluation stands in)."""
-    return dict(_info)
+def model_info(slot="learned") -> dict:
+    """The description of the model loaded in `slot` (empty: none loaded, the hand evaluation
+    stands in)."""
+    return dict(_info[SLOTS[_slot(slot)]])
 
 
-def projection(state, seat) -> float:
-    """The learned prediction of `seat`'s final reputation in a Mount Tai state (the compiled
-    mt_learned_projection; the hand-written projection while no model is loaded)."""
+def projection(state, seat, slot="learned") -> float:
+    """The learned prediction of `seat`'s final reputation in a Mount Tai state by the model in
+    `slot` (the compiled prediction; the hand-written projection while no model is loaded)."""
     from engine.core.args import check_seat
+    cdef int k = _slot(slot)
     cdef CoreState st = <CoreState?>state
     if st.gdef.name != b"mount-tai":
         raise ValueError(f"projection: a Mount Tai state is needed, got {st.game.name!r}")
-    return mt_learned_projection(st.data, check_seat(state, seat))
+    return slot_projection(k, st.data, check_seat(state, seat))
 
 
-if DEFAULT_MODEL.exists():
-    load_model(DEFAULT_MODEL)
+for _name in SLOTS:
+    if DEFAULT_MODELS[_name].exists():
+        load_model(DEFAULT_MODELS[_name], _name)
