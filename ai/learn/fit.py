@@ -3,8 +3,9 @@
 The model is a ridge regression per number of decisions the seat has left (0..16): one linear
 model a stage of the game, on the raw features (weights are stored for the raw values, so the
 compiled evaluation is one dot product). The file holds weights per table size (solo, 2, 3, 4
-players): one shared fit, except for the sizes listed in `own`, fitted on their own games (a
-better held-out error, but in solo it played worse: ai/STRONG_MOUNT_TAI.md).
+players): one shared fit, except for the sizes listed in `own`, fitted on their own games. Own
+weights always fit the held-out games better, but only at 2 players did they also play better
+(solo and 4 players played worse: ai/STRONG_MOUNT_TAI.md), so the shipped model is `own=(2,)`.
 
 On top of it, the evaluation needs a spread: a solo game's chance of reaching the goal is
 P(final >= goal) under a normal error with the held-out residual spread of that stage (`sigma`);
@@ -163,12 +164,12 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     everyone = np.ones(len(y), dtype=bool)
     if not penalties or any(not lam > 0 for lam in penalties):
         raise ValueError(f"ridge penalties must be positive, got {list(penalties)}")
-    shared, shared_lams = _fit_stages(x, y, left, train, test, everyone, penalties)
-    weights = np.repeat(shared[None], MODES, axis=0)
-    lambdas: dict[str, list[float | None]] = {"shared": shared_lams}
     bad = [k for k in own if not 1 <= k <= MODES]
     if bad:
         raise ValueError(f"table sizes are 1 (solo) to {MODES} players, got {bad}")
+    shared, shared_lams = _fit_stages(x, y, left, train, test, everyone, penalties)
+    weights = np.repeat(shared[None], MODES, axis=0)
+    lambdas: dict[str, list[float | None]] = {"shared": shared_lams}
     own_modes = sorted({k - 1 for k in own})
     for m in own_modes:
         w, lams = _fit_stages(x, y, left, train, test, mode == m, penalties, fallback=shared)

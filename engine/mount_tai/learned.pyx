@@ -18,13 +18,13 @@ from engine.core.state cimport State as CoreState
 cdef enum:
     N_STAGES = 17       # decisions left 0..16
     N_MODES = 4         # table sizes: solo, 2, 3, 4 players (index = players - 1)
-    N_MODELS = 2         # models loaded side by side (SLOTS below)
+    N_MODELS = 2        # models loaded side by side (SLOTS below)
 
 # Per slot: prediction = LW[slot][mode][stage] . features
 cdef double LW[N_MODELS][N_MODES][N_STAGES][N_FEATURES]
-cdef double SIGMA[N_MODELS][N_STAGES]        # held-out error spread per stage (solo goal chance)
-cdef double TEMP[N_MODELS][N_MODES][N_STAGES]  # softmax temperature per mode and stage
-cdef bint READY[N_MODELS]                    # a model is loaded in the slot
+cdef double SIGMA[N_MODELS][N_STAGES]           # held-out error spread per stage (solo goal)
+cdef double TEMP[N_MODELS][N_MODES][N_STAGES]   # softmax temperature per mode and stage
+cdef bint READY[N_MODELS]                       # a model is loaded in the slot
 READY[0] = False
 READY[1] = False
 
