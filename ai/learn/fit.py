@@ -284,17 +284,18 @@ def save(model: Model, path: str) -> None:
 
 
 def read(path: str) -> Model:
-    """A model file of either version (version 1, one model for every table size, is read
-    as the same weights and temperatures for each)."""
+    """A model file of either version, checked and shaped by the engine's own reader
+    (`engine.mount_tai.learned.model_arrays`: version 1 serves every table size alike)."""
+    from engine.mount_tai.learned import model_arrays
     doc = json.loads(Path(path).read_text())
     if doc.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file")
-    weights, temp = np.asarray(doc["weights"], dtype=float), np.asarray(doc["temp"], dtype=float)
-    if weights.ndim == 2:
-        weights = np.repeat(weights[None], MODES, axis=0)
-        temp = np.repeat(temp[None], MODES, axis=0)
-    return Model(doc["game"], doc["features"], weights, np.asarray(doc["sigma"], dtype=float),
-                 temp, doc.get("info", {}))
+    try:
+        weights, sigma, temp = model_arrays(doc)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+    return Model(doc["game"], doc["features"], np.asarray(weights), np.asarray(sigma),
+                 np.asarray(temp), doc.get("info", {}))
 
 
 def _hand_solo(x: np.ndarray, names: list[str], left: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
-# Mount Tai: the evaluation learned from self-play (ai/learn). A linear model per stage of the game
-# (the decisions a seat has left, 0..16) over knowledge.pxd's features predicts each seat's final
-# reputation; its weights are the data files of this package, loaded at import: eval_model.json
+# Mount Tai: the evaluation learned from self-play (ai/learn). A linear model per table size (solo,
+# 2, 3, 4 players) and stage of the game (the decisions a seat has left, 0..16) over knowledge.pxd's
+# features predicts each seat's final reputation; its weights are the data files of this package, loaded at import: eval_model.json
 # (the evaluation "learned") and eval_model_v2.json ("learned-v2", the model issue 14's first two
 # steps were tuned with, kept for the bots named after them).
 # All functions are nogil, allocation-free and never fail; without a model they fall back to the

@@ -111,40 +111,55 @@ def _slot(name) -> int:
     return SLOTS.index(name)
 
 
+def model_arrays(doc: dict) -> tuple:
+    """A model file's contents (parsed JSON) checked and brought to one shape: (weights
+    [modes][stages][features], sigma [stages], temp [modes][stages]), as nested lists. Version 2
+    files hold weights and temperatures per table size; a version 1 file (one model for every
+    table size) serves each size alike. Raises ValueError for another game, other features, a
+    wrong shape or a spread or temperature that is not positive. The one reader of the format:
+    the engine loads through it and `ai.learn` reads through it."""
+    from engine.mount_tai.knowledge import FEATURE_NAMES
+    if doc.get("format") != "tianti-eval-model" or doc.get("game") != "mount-tai":
+        raise ValueError("not a Mount Tai evaluation model")
+    if list(doc.get("features", [])) != list(FEATURE_NAMES):
+        raise ValueError("fitted on other features than this engine's")
+    w, sg, tp = doc.get("weights"), doc.get("sigma"), doc.get("temp")
+    if doc.get("version", 1) == 1:
+        w, tp = [w] * N_MODES, [tp] * N_MODES
+    shape = f"the model's shape is not {N_MODES} x {N_STAGES} x {N_FEATURES}"
+
+    def rows(v, n: int) -> bool:
+        return isinstance(v, list) and len(v) == n
+
+    if not (rows(w, N_MODES) and rows(tp, N_MODES) and rows(sg, N_STAGES)
+            and all(rows(mw, N_STAGES) and all(rows(r, N_FEATURES) for r in mw) for mw in w)
+            and all(rows(mt, N_STAGES) for mt in tp)):
+        raise ValueError(shape)
+    for b in range(N_STAGES):
+        if not sg[b] > 0 or any(not mt[b] > 0 for mt in tp):
+            raise ValueError("sigma and temp must be positive")
+    return ([[[float(v) for v in r] for r in mw] for mw in w], [float(v) for v in sg],
+            [[float(v) for v in mt] for mt in tp])
+
+
 def load_model(path=None, slot="learned") -> dict:
     """Load a fitted model (`ai.learn` fit's file; the slot's shipped one by default) into the
     compiled evaluation `slot` ("learned" or "learned-v2") and return its description. A file
-    for other features is refused and leaves the slot as it was.
-    Version 2 files hold weights per table size ([modes][stages][features]); a version 1
-    file (one model for every table size) serves each size alike."""
-    from engine.mount_tai.knowledge import FEATURE_NAMES
+    that `model_arrays` refuses leaves the slot as it was."""
     cdef int k = _slot(slot)
     p = Path(path) if path is not None else DEFAULT_MODELS[slot]
     doc = json.loads(p.read_text())
-    if doc.get("format") != "tianti-eval-model" or doc.get("game") != "mount-tai":
-        raise ValueError(f"{p} is not a Mount Tai evaluation model")
-    if list(doc["features"]) != list(FEATURE_NAMES):
-        raise ValueError(f"{p} was fitted on other features than this engine's")
-    w, sg, tp = doc["weights"], doc["sigma"], doc["temp"]
-    if doc.get("version", 1) == 1 and isinstance(tp, list):
-        w, tp = [w] * N_MODES, [tp] * N_MODES
-    shape = f"{N_MODES} x {N_STAGES} x {N_FEATURES}"
-    if (not isinstance(w, list) or len(w) != N_MODES or len(tp) != N_MODES
-            or len(sg) != N_STAGES
-            or any(not isinstance(mw, list) or len(mw) != N_STAGES for mw in w)
-            or any(not isinstance(row, list) or len(row) != N_FEATURES for mw in w for row in mw)
-            or any(len(mt) != N_STAGES for mt in tp)):
-        raise ValueError(f"{p}: the model's shape is not {shape}")
-    for b in range(N_STAGES):
-        if not sg[b] > 0 or any(not mt[b] > 0 for mt in tp):
-            raise ValueError(f"{p}: sigma and temp must be positive")
+    try:
+        w, sg, tp = model_arrays(doc)
+    except ValueError as e:
+        raise ValueError(f"{p}: {e}") from None
     for m in range(N_MODES):
         for b in range(N_STAGES):
             for i in range(N_FEATURES):
-                LW[k][m][b][i] = float(w[m][b][i])
-            TEMP[k][m][b] = float(tp[m][b])
+                LW[k][m][b][i] = w[m][b][i]
+            TEMP[k][m][b] = tp[m][b]
     for b in range(N_STAGES):
-        SIGMA[k][b] = float(sg[b])
+        SIGMA[k][b] = sg[b]
     READY[k] = True
     _info[slot] = dict(path=str(p), **doc.get("info", {}))
     return dict(_info[slot])

@@ -105,7 +105,7 @@ def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
         fitting.fit(data, own=(5,))
 
 
-def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one():
+def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one(tmp_path: Path):
     from ai.learn.selfplay import game_indices
     assert game_indices(4) == [0, 1, 2, 3]
     solo = game_indices(11, list(range(9)))
@@ -114,8 +114,8 @@ def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one():
     with pytest.raises(ValueError, match="tables"):
         game_indices(3, [12])
     with pytest.raises(SystemExit):
-        main(["play", "--games", "1", "--tables", "15", "--out", "never.npz"])
-    assert not Path("never.npz").exists()
+        main(["play", "--games", "1", "--tables", "15", "--out", str(tmp_path / "never.npz")])
+    assert not (tmp_path / "never.npz").exists()
 
 
 @pytest.mark.parametrize("bad", [["--own", "5"], ["--penalties", "0"]])

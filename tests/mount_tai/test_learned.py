@@ -140,6 +140,11 @@ def test_a_malformed_model_file_is_refused_and_the_loaded_one_kept(tmp_path: Pat
     path.write_text(json.dumps(one_stage_short))
     with pytest.raises(ValueError, match="shape"):
         learned.load_model(path)
+    with pytest.raises(ValueError, match="shape"):     # the fitting side reads it alike
+        fitting.read(str(path))
+    path.write_text(json.dumps(dict(doc, temp=[[0.0] * 17] * 4)))
+    with pytest.raises(ValueError, match="positive"):
+        learned.load_model(path)
     path.write_text(json.dumps({"format": "something else"}))
     with pytest.raises(ValueError, match="not a Mount Tai"):
         learned.load_model(path)
