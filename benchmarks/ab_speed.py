@@ -4,6 +4,12 @@ both alike; prints each figure and the ratio B/A (the median of the rounds).
 
     .venv/bin/python benchmarks/ab_speed.py --a /path/to/old/checkout --b . --rounds 3
 
+`--bot SPEC` (a bot spec with a search, such as `strong`) measures that bot's searches instead:
+Mount Tai solo, 2 and 4 players, wall-clock iterations a second or, with `--instructions`, the
+instructions of a search of 20,000 iterations from each opening.
+
+    .venv/bin/python benchmarks/ab_speed.py --a /path/to/old --b . --bot strong --instructions
+
 Each checkout must have its extensions built in place (`setup.py build_ext --inplace`).
 
 On a loaded machine wall-clock rates swing by tens of percent between runs; `--instructions`
@@ -20,6 +26,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 CASES: list[tuple[str, list[str], str]] = [
     ("playouts dragon 4p", ["bench", "playouts", "-g", "dragon", "-p", "4", "-s", "2"],
@@ -69,11 +76,33 @@ elif n:
 """
 
 
-def _instructions(tree: Path, kind: str, game: str, players: int, n: int) -> int:
+# The same for a bot spec's search (--bot): argv = spec, game, options as JSON, iterations.
+_BOT_WORKLOAD = """
+import json, sys
+import engine
+from ai.bots import make_bot
+spec, game, options, n = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4])
+state = engine.load_game(game, **options).new_initial_state(0)
+bot = make_bot(spec, iterations=max(n, 1), seed=1)
+if n:
+    bot.step(state)
+"""
+
+BOT_CASES: list[tuple[str, str, dict[str, Any]]] = [
+    ("mount-tai solo", "mount-tai", {"solo": True}),
+    ("mount-tai 2p", "mount-tai", {"players": 2}),
+    ("mount-tai 4p", "mount-tai", {"players": 4}),
+]
+
+
+def _instructions(tree: Path, kind: str, game: str, players: int, n: int,
+                  bot: str | None = None, options: dict[str, Any] | None = None) -> int:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    args = ([_BOT_WORKLOAD, bot, game, json.dumps(options or {}), str(n)] if bot
+            else [_WORKLOAD, kind, game, str(players), str(n)])
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         "-c", _WORKLOAD, kind, game, str(players), str(n)],
+         "-c", *args],
         env=env, cwd=tree, capture_output=True, text=True, check=True)
     for line in run.stderr.splitlines():
         if "Collected :" in line:
@@ -92,6 +121,28 @@ def instructions(a: Path, b: Path) -> None:
               flush=True)
 
 
+def bot_instructions(a: Path, b: Path, bot: str, n: int = 20000) -> None:
+    for name, game, options in BOT_CASES:
+        counts = []
+        for tree in (a, b):
+            counts.append(_instructions(tree, "search", game, 0, n, bot, options)
+                          - _instructions(tree, "search", game, 0, 0, bot, options))
+        print(f"{bot} {name} ({n} iterations): A {counts[0]:,} B {counts[1]:,} instructions, "
+              f"B/A {counts[1] / counts[0]:.3f}", flush=True)
+
+
+def bot_cases(bot: str) -> list[tuple[str, list[str], str]]:
+    """`bench search` of `bot` (one second a search) on each BOT_CASES table."""
+    cases = []
+    for name, game, options in BOT_CASES:
+        args = ["bench", "search", "-g", game, "-b", f"{bot}(millis=1000)"]
+        for key, value in options.items():
+            args += (["-p", str(value)] if key == "players"
+                     else ["-o", f"{key}={str(value).lower()}"])
+        cases.append((f"{bot} {name}", args, "iterations_per_second"))
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", type=Path, required=True, help="the reference checkout")
@@ -99,11 +150,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions of fixed workloads (valgrind) instead of rates")
+    parser.add_argument("--bot", help="measure this search bot spec's searches (e.g. strong)")
     ns = parser.parse_args()
     if ns.instructions:
-        instructions(ns.a.resolve(), ns.b.resolve())
+        if ns.bot:
+            bot_instructions(ns.a.resolve(), ns.b.resolve(), ns.bot)
+        else:
+            instructions(ns.a.resolve(), ns.b.resolve())
         return
-    for name, args, key in CASES:
+    for name, args, key in (bot_cases(ns.bot) if ns.bot else CASES):
         ratios = []
         for r in range(ns.rounds):
             a = _figure(ns.a.resolve(), args, key)

@@ -88,6 +88,7 @@ def _set_weights(**weights) -> dict:
         if name not in _W_NAMES:
             raise ValueError(f"unknown weight {name!r}; known: {', '.join(_W_NAMES)}")
         W[_W_NAMES.index(name)] = float(value)
+    fill_yields()
     return {name: W[i] for i, name in enumerate(_W_NAMES)}
 
 # ---------------------------------------------------------------------------------------------
@@ -129,6 +130,7 @@ ctypedef struct Ctx:
     int cult_n
     uint8_t cult_cell[2 * N_CELLS]
     uint8_t cult_mountain[2 * N_CELLS]
+    uint8_t cult_class[2 * N_CELLS]    # what settling there changes in a Hold (settle_class)
 
 
 cdef inline double clamp01(double x) noexcept nogil:
@@ -220,13 +222,63 @@ cdef int seat_index(const MTState* s, int seat) noexcept nogil:
     return 0
 
 
-cdef void ctx_of(const MTState* s, int seat, Ctx* c) noexcept nogil:
-    cdef int r = s.round, k, season, bit, n, tile, j, e, i
-    cdef int acting_now, rk
+cdef enum:
+    Y_FARM = 0, Y_TOWN, Y_WORKS, Y_MARKET, Y_GARRISON, Y_ALL_G, Y_ALL_M, N_Y
+
+# The yields still to come from settlement k0 on, valued (Ctx.farm_u ... all_m), by
+# [seasonal_yields][k0]: they depend on the weights and tables only, so they are computed when the
+# weights are set instead of in every ctx_of.
+cdef double YIELDS[2][9][N_Y]
+
+
+cdef void fill_yields() noexcept nogil:
+    cdef int seasonal, k0, k, season, bit, rk, i
     cdef double vm_k, vg_k
     cdef bint farm_s, town_s
+    cdef double* y
+    for seasonal in range(2):
+        for k0 in range(9):
+            y = YIELDS[seasonal][k0]
+            for i in range(N_Y):
+                y[i] = 0.0
+            for k in range(k0, 8):
+                season = k & 3
+                bit = 1 << season
+                rk = 14 - 2 * k
+                vm_k = W[W_MONEY] * fade(rk, W[W_HORIZON_M])
+                vg_k = 0.5 * W[W_PAIR] * fade(rk, W[W_HORIZON_G])
+                farm_s = (not seasonal) or (T.farmland_seasons & bit)
+                town_s = (not seasonal) or (T.town_seasons & bit)
+                if farm_s:
+                    y[Y_FARM] += T.farmland_grain * vg_k
+                if town_s:
+                    y[Y_TOWN] += T.town_money * vm_k
+                if T.works_seasons & bit:
+                    y[Y_WORKS] += (T.works_grain - (T.farmland_grain if farm_s else 0)) * vg_k
+                if T.market_seasons & bit:
+                    y[Y_MARKET] += (T.market_money - (T.town_money if town_s else 0)) * vm_k
+                if T.garrison_seasons & bit:
+                    y[Y_GARRISON] += T.garrison_grain * vg_k
+                y[Y_ALL_G] += vg_k
+                y[Y_ALL_M] += vm_k
+
+
+fill_yields()
+
+# Sacrifice and celebration effects printed on each edict tile (ctx_of counts them per call).
+cdef uint8_t SACRIFICES_ON[N_TILES + 1]
+cdef uint8_t CELEBRATIONS_ON[N_TILES + 1]
+for _t in range(N_TILES + 1):
+    SACRIFICES_ON[_t] = sum(1 for _i in range(T.n_effects[_t]) if T.effect[_t][_i] == E_SACRIFICE)
+    CELEBRATIONS_ON[_t] = sum(1 for _i in range(T.n_effects[_t]) if T.effect[_t][_i] == E_CELEBRATE)
+
+
+cdef void ctx_of(const MTState* s, int seat, Ctx* c) noexcept nogil:
+    cdef int r = s.round, k, tile, j, i
+    cdef int acting_now
     cdef const MTPlayer* pl = &s.p[seat]
     cdef uint32_t m
+    cdef const double* y
     c.s = s
     c.seat = seat
     c.n_players = s.opt.n_players
@@ -249,34 +301,15 @@ cdef void ctx_of(const MTState* s, int seat, Ctx* c) noexcept nogil:
     c.vm = W[W_MONEY] * fade(c.R, W[W_HORIZON_M])
     c.vg = 0.5 * W[W_PAIR] * fade(c.R, W[W_HORIZON_G])     # rough per-unit values
     c.vw = c.vg
-    # Yields still to come, each valued at what it will be worth when it comes.
-    c.farm_u = 0.0
-    c.town_u = 0.0
-    c.works_u = 0.0
-    c.market_u = 0.0
-    c.garrison_u = 0.0
-    c.all_g = 0.0
-    c.all_m = 0.0
-    for k in range(c.k0, 8):
-        season = k & 3
-        bit = 1 << season
-        rk = 14 - 2 * k
-        vm_k = W[W_MONEY] * fade(rk, W[W_HORIZON_M])
-        vg_k = 0.5 * W[W_PAIR] * fade(rk, W[W_HORIZON_G])
-        farm_s = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
-        town_s = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
-        if farm_s:
-            c.farm_u += T.farmland_grain * vg_k
-        if town_s:
-            c.town_u += T.town_money * vm_k
-        if T.works_seasons & bit:
-            c.works_u += (T.works_grain - (T.farmland_grain if farm_s else 0)) * vg_k
-        if T.market_seasons & bit:
-            c.market_u += (T.market_money - (T.town_money if town_s else 0)) * vm_k
-        if T.garrison_seasons & bit:
-            c.garrison_u += T.garrison_grain * vg_k
-        c.all_g += vg_k
-        c.all_m += vm_k
+    # Yields still to come, each valued at what it will be worth when it comes (YIELDS).
+    y = YIELDS[1 if s.opt.seasonal_yields else 0][c.k0]
+    c.farm_u = y[Y_FARM]
+    c.town_u = y[Y_TOWN]
+    c.works_u = y[Y_WORKS]
+    c.market_u = y[Y_MARKET]
+    c.garrison_u = y[Y_GARRISON]
+    c.all_g = y[Y_ALL_G]
+    c.all_m = y[Y_ALL_M]
     # Celebrations and sacrifices the seat's edict area still offers.
     c.sac_tiles = 0
     c.cel_tiles = 0
@@ -285,12 +318,8 @@ cdef void ctx_of(const MTState* s, int seat, Ctx* c) noexcept nogil:
         j = ctz(m)
         m &= m - 1
         tile = pl.slot_tile[j]
-        for i in range(T.n_effects[tile]):
-            e = T.effect[tile][i]
-            if e == E_SACRIFICE:
-                c.sac_tiles += 1
-            elif e == E_CELEBRATE:
-                c.cel_tiles += 1
+        c.sac_tiles += SACRIFICES_ON[tile]
+        c.cel_tiles += CELEBRATIONS_ON[tile]
     # Exchange tiles still to come (this year's rounds from now, and all of next year's).
     c.exchanges = 0
     if c.R > 0:
@@ -724,6 +753,18 @@ cdef inline int h_cultivate_cost(const Hold* h) noexcept nogil:
 # The best each edict effect can do: the projection after it (NEG if it cannot be done), and the
 # holdings it leaves in `out`.
 
+cdef enum:
+    N_SETTLE_CLASSES = 10
+
+
+cdef int settle_class(const Ctx* c, int l) noexcept nogil:
+    """Cells whose h_settle changes a Hold alike share a class (0..N_SETTLE_CLASSES - 1): the
+    summit, or the cell's layer and whether it is next to water."""
+    if l == SUMMIT_CELL:
+        return N_SETTLE_CLASSES - 1
+    return 2 * (cell_height(l) - 1) + (1 if next_to_water(c.s, c.seat, l) else 0)
+
+
 cdef void find_cultivation(Ctx* c) noexcept nogil:
     cdef int l, n = 0
     cdef bint across = has_skill(&c.s.p[c.seat], T_ZHENG, 2)
@@ -731,10 +772,12 @@ cdef void find_cultivation(Ctx* c) noexcept nogil:
         if can_cultivate(c.s, c.seat, l, False, across, -1):
             c.cult_cell[n] = <uint8_t>l
             c.cult_mountain[n] = 0
+            c.cult_class[n] = <uint8_t>settle_class(c, l)
             n += 1
         if can_cultivate(c.s, c.seat, l, True, across, -1):
             c.cult_cell[n] = <uint8_t>l
             c.cult_mountain[n] = 1
+            c.cult_class[n] = <uint8_t>settle_class(c, l)
             n += 1
     c.cult_n = n
 
@@ -748,6 +791,8 @@ cdef double best_cultivation(Ctx* c, const Hold* h, Hold* out) noexcept nogil:
     cdef double v, best = NEG
     cdef Hold a, b
     cdef int times[2]
+    cdef double seen[N_SETTLE_CLASSES]     # value after settling a cell of each class
+    cdef int have = 0, k                   # bit k: seen[k] is set
     if h.money < cost:
         return NEG
     if c.cult_n < 0:
@@ -760,12 +805,16 @@ cdef double best_cultivation(Ctx* c, const Hold* h, Hold* out) noexcept nogil:
         topv[mountain][0] = NEG
         topv[mountain][1] = NEG
     for i in range(c.cult_n):
-        a = h[0]
-        a.money -= cost
-        if h_level(h, T_PIONEER) >= 1:
-            a.grain += T.pioneer_grain
-        h_settle(c, &a, c.cult_cell[i])
-        v = value(c, &a)
+        k = c.cult_class[i]
+        if not (have >> k) & 1:
+            a = h[0]
+            a.money -= cost
+            if h_level(h, T_PIONEER) >= 1:
+                a.grain += T.pioneer_grain
+            h_settle(c, &a, c.cult_cell[i])
+            seen[k] = value(c, &a)
+            have |= 1 << k
+        v = seen[k]
         mountain = c.cult_mountain[i]
         if v > topv[mountain][0]:
             topv[mountain][1] = topv[mountain][0]
@@ -777,7 +826,11 @@ cdef double best_cultivation(Ctx* c, const Hold* h, Hold* out) noexcept nogil:
             top[mountain][1] = i
         if v > best:
             best = v
-            out[0] = a
+            out[0] = h[0]
+            out.money -= cost
+            if h_level(h, T_PIONEER) >= 1:
+                out.grain += T.pioneer_grain
+            h_settle(c, out, c.cult_cell[i])
     for mountain in range(2):
         i = top[mountain][0]
         j = top[mountain][1]
@@ -1008,6 +1061,19 @@ ctypedef struct Scratch:
     Hold single_h[N_EFFECTS]
     int n_ev                # the round's event values for the mover, best first
     double ev[N_EVENT_SPACES]
+    # order_gain's parts that do not depend on the tile's number, computed at its first call
+    # (it is asked once per edict action; these were recomputed each time).
+    int settle_have         # bit k: settle_seen[k] is set
+    double settle_seen[N_SETTLE_CLASSES]    # the projection after a cultivation, by settle_class
+    int have_order          # 1 once the fields below are set
+    double second           # solo: the mover's best event after the virtual player's pick
+    int opp_num[MAX_PLAYERS]    # other seat's turn number (Vanguard offset applied), or its
+                                # lowest uncovered tile if it has not placed one yet
+    int opp_kind[MAX_PLAYERS]   # 0: the mover itself; 1: placed, goes after on a tie;
+                                # 2: placed, goes first on a tie; 3: not placed yet
+    int vp_n                # solo: the virtual player's candidate next tiles (-1: it has none)
+    int vp_tie              # solo: 1 if the mover goes first on equal numbers
+    uint8_t vp_left[N_TILES]    # solo: those candidates' numbers
 
 
 cdef double single_effect(Ctx* c, const Hold* h, Scratch* x, int e, Hold* out) noexcept nogil:
@@ -1132,63 +1198,97 @@ cdef int min_uncovered_number(const MTState* s, int seat) noexcept nogil:
     return best
 
 
-cdef double vp_first_chance(const MTState* s, int number) noexcept nogil:
-    """Solo: the chance the player's `number` goes before the virtual player's next tile (drawn
-    at random from the undrawn tiles of the tier it is drawing)."""
-    cdef int tier, i, t, n = 0, later = 0
+cdef void vp_candidates(const MTState* s, Scratch* x) noexcept nogil:
+    """Solo: the tiles the virtual player may draw next (the undrawn tiles of the tier it is
+    drawing: the tier order is public, I x3, II x7, III x6), into x.vp_n / vp_left / vp_tie."""
+    cdef int tier, i, t
     cdef uint32_t drawn = 0
-    cdef bint player_first_on_tie = seat_index(s, 0) < seat_index(s, VIRTUAL)
+    x.vp_tie = 1 if seat_index(s, 0) < seat_index(s, VIRTUAL) else 0
     if s.vp_next >= VIRTUAL_TILES:
-        return 1.0
-    tier = T.tier[s.vp_tiles[s.vp_next]]     # the tier order is public: I x3, II x7, III x6
+        x.vp_n = -1
+        return
+    tier = T.tier[s.vp_tiles[s.vp_next]]
     for i in range(s.vp_next):
         drawn |= 1u << (s.vp_tiles[i] - 1)
+    x.vp_n = 0
     for t in range(1, N_TILES + 1):
         if T.tier[t] != tier or (drawn >> (t - 1)) & 1:
             continue
-        n += 1
-        if t > number or (t == number and player_first_on_tie):
+        x.vp_left[x.vp_n] = <uint8_t>t
+        x.vp_n += 1
+
+
+cdef double vp_first_chance(const Scratch* x, int number) noexcept nogil:
+    """Solo: the chance the player's `number` goes before the virtual player's next tile (drawn
+    at random from vp_candidates)."""
+    cdef int i, t, later = 0
+    if x.vp_n < 0:
+        return 1.0
+    for i in range(x.vp_n):
+        t = x.vp_left[i]
+        if t > number or (t == number and x.vp_tie):
             later += 1
-    return later / <double>n if n > 0 else 1.0
+    return later / <double>x.vp_n if x.vp_n > 0 else 1.0
 
 
-cdef double order_gain(const Ctx* c, const Scratch* x, int number) noexcept nogil:
-    """The event the mover can expect with `number` in the turn order area this round."""
+cdef void order_parts(const Ctx* c, Scratch* x) noexcept nogil:
+    """The parts of order_gain common to every number: the solo second choice, and where each
+    other seat stands in the turn order."""
     cdef const MTState* s = c.s
-    cdef int o, on, me = c.seat, i, r, j, tile, pick
-    cdef double pos = 0.0, f, p, second, v
+    cdef int o, on, me = c.seat, r, j, tile, pick
+    cdef double v
     cdef Hold h
-    if s.flow != FLOW_POLICY or x.n_ev == 0:
-        return 0.0
-    if has_skill(&s.p[me], T_VANGUARD, 1):
-        number -= T.vanguard_offset
+    x.have_order = 1
     if s.opt.solo:
-        p = vp_first_chance(s, number)
-        second = 0.0
+        vp_candidates(s, x)
+        x.second = 0.0
         if s.opt.challenge != 4:
             # The virtual player takes its favourite first; the mover gets the best of the rest.
             pick = vp_event_choice(s)
             r = s.round % ROUNDS_PER_YEAR
             hold_of(s, me, &h)
-            second = 0.0
             for j in range(N_EVENT_SPACES):
                 tile = s.event_tile[r][j]
                 if j == pick or tile == NONE8 or (s.event_used[r] >> j) & 1:
                     continue
                 v = event_gain(c, &h, x.base, tile, False)
-                if v > second:
-                    second = v
-        return p * x.ev[0] + (1.0 - p) * second
+                if v > x.second:
+                    x.second = v
+        return
     for o in range(s.opt.n_players):
         if o == me:
-            continue
-        if s.p[o].turn_number != 0:
+            x.opp_kind[o] = 0
+        elif s.p[o].turn_number != 0:
             on = s.p[o].turn_number
             if has_skill(&s.p[o], T_VANGUARD, 1):
                 on -= T.vanguard_offset
-            if on < number or (on == number and seat_index(s, o) < seat_index(s, me)):
+            x.opp_num[o] = on
+            x.opp_kind[o] = 2 if seat_index(s, o) < seat_index(s, me) else 1
+        else:
+            x.opp_num[o] = min_uncovered_number(s, o)
+            x.opp_kind[o] = 3
+
+
+cdef double order_gain(const Ctx* c, Scratch* x, int number) noexcept nogil:
+    """The event the mover can expect with `number` in the turn order area this round."""
+    cdef const MTState* s = c.s
+    cdef int o, i, kind
+    cdef double pos = 0.0, f, p, v
+    if s.flow != FLOW_POLICY or x.n_ev == 0:
+        return 0.0
+    if not x.have_order:
+        order_parts(c, x)
+    if has_skill(&s.p[c.seat], T_VANGUARD, 1):
+        number -= T.vanguard_offset
+    if s.opt.solo:
+        p = vp_first_chance(x, number)
+        return p * x.ev[0] + (1.0 - p) * x.second
+    for o in range(s.opt.n_players):
+        kind = x.opp_kind[o]
+        if kind == 1 or kind == 2:
+            if x.opp_num[o] < number or (x.opp_num[o] == number and kind == 2):
                 pos += 1.0
-        elif min_uncovered_number(s, o) < number:
+        elif kind == 3 and x.opp_num[o] < number:
             pos += W[W_ORDER_LATER]
     i = <int>pos
     f = pos - i
@@ -1299,12 +1399,18 @@ cdef double action_value(Ctx* c, const Hold* h, Scratch* x, int a) noexcept nogi
                         v = w
         return v - x.base
     if ph == PH_CULTIVATE:
-        b = h[0]
-        b.money -= h_cultivate_cost(h)
-        if s.mode == CM_NONE and h_level(h, T_PIONEER) >= 1:
-            b.grain += T.pioneer_grain
-        h_settle(c, &b, (a - A_MOUNTAIN) if a >= A_MOUNTAIN else (a - A_FLAT))
-        return value(c, &b) - x.base
+        # Cells of one class leave the same holdings: one projection per class.
+        k = (a - A_MOUNTAIN) if a >= A_MOUNTAIN else (a - A_FLAT)
+        r = settle_class(c, k)
+        if not (x.settle_have >> r) & 1:
+            b = h[0]
+            b.money -= h_cultivate_cost(h)
+            if s.mode == CM_NONE and h_level(h, T_PIONEER) >= 1:
+                b.grain += T.pioneer_grain
+            h_settle(c, &b, k)
+            x.settle_seen[r] = value(c, &b)
+            x.settle_have |= 1 << r
+        return x.settle_seen[r] - x.base
     if ph == PH_WATER:
         return water_gain(c, a - A_WATER)
     if ph == PH_RECLAIM or (ph == PH_ARCHITECT and a < A_TOWN):
@@ -1430,6 +1536,8 @@ cdef void mt_move_prior(const void* vs, const int* actions, int n, double* out) 
     x.base = value(&c, &h)
     x.have_single = 0
     x.n_ev = 0
+    x.have_order = 0
+    x.settle_have = 0
     if s.phase == PH_POLICY or s.phase == PH_TIDY:
         round_events(&c, &h, &x)
     for i in range(n):

@@ -103,14 +103,23 @@ cdef inline bint linked(const MTState* s, int seat, int t, int o, bint mountain,
 cdef inline bint can_cultivate(const MTState* s, int seat, int t, bint mountain,
                                bint across_water, int ignore) noexcept nogil:
     """Whether `seat` may cultivate fief cell `t` (flat-land or `mountain`): it is barren, not a
-    water source, and linked to one of the player's tiles other than cell `ignore` (-1: none)."""
+    water source, and linked to one of the player's tiles other than cell `ignore` (-1: none).
+    Only the cells `linked` can accept are looked at: the 4 orthogonal neighbours of `t` and,
+    with `across_water`, the 4 cells two apart in a straight line."""
     cdef const MTPlayer* pl = &s.p[seat]
-    cdef int o
+    cdef int o, i, ta = t >> 2, tb = t & 3, oa, ob
+    cdef int step = 2 if across_water else 1, dist
     if pl.cell[t] != C_EMPTY or cell_is_water(s, seat, t):
         return False
-    for o in range(N_CELLS):
-        if o != ignore and pl.cell[o] != C_EMPTY and linked(s, seat, t, o, mountain, across_water):
-            return True
+    for dist in range(1, step + 1):
+        for i in range(4):
+            oa = ta + (dist if i == 0 else (-dist if i == 1 else 0))
+            ob = tb + (dist if i == 2 else (-dist if i == 3 else 0))
+            if oa < 0 or oa > 3 or ob < 0 or ob > 3:
+                continue
+            o = oa * 4 + ob
+            if o != ignore and pl.cell[o] != C_EMPTY and linked(s, seat, t, o, mountain, across_water):
+                return True
     return False
 
 
