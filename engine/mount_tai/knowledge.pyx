@@ -265,6 +265,42 @@ cdef void fill_yields() noexcept nogil:
 
 fill_yields()
 
+# Grain a farmland tile yields at settlement k (0..7), by [seasonal_yields][k][2 * Works Office +
+# Military Garrison], and money a town yields, by [seasonal_yields][k][Free Market]: the
+# settlements' yields as praises() adds them up.
+cdef int GRAIN_PER_FARM[2][8][4]
+cdef int MONEY_PER_TOWN[2][8][2]
+
+
+cdef void fill_per_tile_yields() noexcept nogil:
+    cdef int seasonal, k, bit, works, garrison, market, g
+    cdef bint farm_s, town_s
+    for seasonal in range(2):
+        for k in range(8):
+            bit = 1 << (k & 3)
+            farm_s = (not seasonal) or (T.farmland_seasons & bit)
+            town_s = (not seasonal) or (T.town_seasons & bit)
+            for works in range(2):
+                for garrison in range(2):
+                    g = 0
+                    if works and (T.works_seasons & bit):
+                        g = T.works_grain
+                    elif farm_s:
+                        g = T.farmland_grain
+                    if garrison and (T.garrison_seasons & bit):
+                        g += T.garrison_grain
+                    GRAIN_PER_FARM[seasonal][k][2 * works + garrison] = g
+            for market in range(2):
+                if market and (T.market_seasons & bit):
+                    MONEY_PER_TOWN[seasonal][k][market] = T.market_money
+                elif town_s:
+                    MONEY_PER_TOWN[seasonal][k][market] = T.town_money
+                else:
+                    MONEY_PER_TOWN[seasonal][k][market] = 0
+
+
+fill_per_tile_yields()
+
 # Sacrifice and celebration effects printed on each edict tile (ctx_of counts them per call).
 cdef uint8_t SACRIFICES_ON[N_TILES + 1]
 cdef uint8_t CELEBRATIONS_ON[N_TILES + 1]
@@ -365,9 +401,8 @@ cdef double praise_credit(const Ctx* c, int k, int pr, double m, bint resource) 
 
 cdef double praises(const Ctx* c, const Hold* h) noexcept nogil:
     cdef const MTState* s = c.s
-    cdef int k, season, bit, pr, year, l2 = 0, l3 = 0, l1 = 0, i, nb = h_count_buildings(h)
+    cdef int k, season, pr, year, l2 = 0, l3 = 0, l1 = 0, i, nb = h_count_buildings(h)
     cdef double money = h.money, grain = h.grain, wine = h.wine, v = 0.0, m
-    cdef bint farm_s, town_s
     for i in range(h.n_talents):
         if h.level[i] >= 3:
             l3 += 1
@@ -375,27 +410,17 @@ cdef double praises(const Ctx* c, const Hold* h) noexcept nogil:
             l2 += 1
         else:
             l1 += 1
+    cdef int seasonal = 1 if s.opt.seasonal_yields else 0
+    cdef int farm_kind = 2 * h_building(h, B_WORKS) + h_building(h, B_GARRISON)
+    cdef int town_kind = h_building(h, B_MARKET)
+    cdef int granary = h_building(h, B_GRANARY), mint = h_building(h, B_MINT)
     for k in range(c.k0, 8):
         season = k & 3
         year = k >> 2
-        bit = 1 << season
-        farm_s = (not s.opt.seasonal_yields) or (T.farmland_seasons & bit)
-        town_s = (not s.opt.seasonal_yields) or (T.town_seasons & bit)
-        # The settlement's yields come before its Eight Praises tile.
-        if h_building(h, B_WORKS) and (T.works_seasons & bit):
-            grain += T.works_grain * h.farms
-        elif farm_s:
-            grain += T.farmland_grain * h.farms
-        if h_building(h, B_GARRISON) and (T.garrison_seasons & bit):
-            grain += T.garrison_grain * h.farms
-        if h_building(h, B_GRANARY):
-            grain += 1
-        if h_building(h, B_MARKET) and (T.market_seasons & bit):
-            money += T.market_money * h.towns
-        elif town_s:
-            money += T.town_money * h.towns
-        if h_building(h, B_MINT):
-            money += 1
+        # The settlement's yields come before its Eight Praises tile (whole numbers: the sums
+        # are exact in any order).
+        grain += GRAIN_PER_FARM[seasonal][k][farm_kind] * h.farms + granary
+        money += MONEY_PER_TOWN[seasonal][k][town_kind] * h.towns + mint
         pr = s.praise[year][season]
         if pr == PR_HEIGHT:
             if s.opt.legacy:    # legacy_readings: the highest layer (before issue 13)
