@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--penalties", type=float, nargs="+", default=list(LAMBDAS),
                    help="ridge penalties to choose from on the held-out games "
                         f"(default: {' '.join(f'{v:g}' for v in LAMBDAS)})")
+    f.add_argument("--keep", metavar="MODEL",
+                   help="a model file whose weights the sizes not in --own keep (default: fit "
+                        "them too)")
     r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
     r.add_argument("data", nargs="+")
     r.add_argument("--model", help="a fitted model (.json) to compare")
@@ -79,10 +82,20 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--own: table sizes are 1 (solo) to {fitting.MODES} players")
         if any(not lam > 0 for lam in args.penalties):
             ap.error("--penalties must be positive")
+        if args.keep and not args.own:
+            ap.error("--keep needs --own: the sizes fitted anew")
+        kept = None
+        if args.keep:
+            try:
+                kept = fitting.read(args.keep)
+            except (OSError, ValueError) as e:
+                ap.error(f"--keep: {e}")
     data = fitting.load(args.data)
     if args.command == "fit":
         model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own),
                             penalties=tuple(args.penalties))
+        if kept is not None:
+            model = fitting.keep(model, kept, tuple(args.own))
         fitting.save(model, args.out)
         print(fitting.report(data, model, seed=args.seed))
         return 0

@@ -205,6 +205,27 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     return model
 
 
+def keep(model: Model, kept: Model, own: tuple[int, ...]) -> Model:
+    """`model` with every table size not in `own` (player counts, 1 = solo) taken from `kept`:
+    its weights, its temperatures and, for solo, its spreads. A new fit of some sizes (on more
+    games of theirs) then leaves the others exactly as shipped."""
+    if not own:
+        raise ValueError("keep needs the sizes fitted anew (own)")
+    if list(kept.features) != list(model.features):
+        raise ValueError("the kept model has other features than this fit")
+    own_modes = {k - 1 for k in own}
+    weights, temp, sigma = model.weights.copy(), model.temp.copy(), model.sigma.copy()
+    for m in range(MODES):
+        if m not in own_modes:
+            weights[m] = kept.weights[m]
+            temp[m] = kept.temp[m]
+    if 0 not in own_modes:
+        sigma = kept.sigma.copy()
+    info = dict(model.info, kept={"sizes": [MODE_NAMES[m] for m in range(MODES)
+                                            if m not in own_modes], "from": kept.info})
+    return Model(model.game, model.features, weights, sigma, temp, info)
+
+
 def _fit_stages(x: np.ndarray, y: np.ndarray, left: np.ndarray, train: np.ndarray,
                 test: np.ndarray, rows: np.ndarray, penalties: tuple[float, ...],
                 fallback: np.ndarray | None = None) -> tuple[np.ndarray, list[float | None]]:

@@ -73,9 +73,9 @@ def test_fit_refuses_the_experimental_network_for_shipping():
         fitting.fit({}, hidden=8)
 
 
-def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
-    """Two table sizes whose final score follows different rules from the same feature: the
-    per-size fit recovers each rule, the shared fit only their blend."""
+def _two_rules() -> tuple[dict, np.ndarray, np.ndarray, np.ndarray]:
+    """2- and 4-player positions whose final score follows a different rule of one feature:
+    (data, x, left, final)."""
     from engine.mount_tai.knowledge import FEATURE_NAMES
     names = list(FEATURE_NAMES)
     rng = np.random.default_rng(3)
@@ -94,6 +94,13 @@ def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
     data = {"x": x, "seat": seat, "left": left, "final": final, "goal": np.zeros(n, np.float32),
             "won": (seat == 0).astype(np.float32), "group": (np.arange(n) // 40).astype(np.int32),
             "table": np.where(two, 9, 11).astype(np.int8), "game": "mount-tai"}
+    return data, x, left, final
+
+
+def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
+    """Two table sizes whose final score follows different rules from the same feature: the
+    per-size fit recovers each rule, the shared fit only their blend."""
+    data, x, left, final = _two_rules()
     model = fitting.fit(data, seed=1, own=(2, 4))
     err = model.predict(x, left) - final
     assert np.abs(err).max() < 0.5
@@ -103,6 +110,45 @@ def test_each_table_size_gets_its_own_fit_where_it_has_the_positions():
     assert (model.weights[0] == shared.weights[0]).all()     # solo: not fitted on its own
     with pytest.raises(ValueError, match="table sizes"):
         fitting.fit(data, own=(5,))
+
+
+def test_a_new_fit_of_one_size_keeps_the_others_as_they_were(tmp_path: Path):
+    """`keep`: the 2-player weights and temperatures from the new fit, every other size (and the
+    solo spreads) exactly as in the kept model, whatever the new data would have made of them."""
+    data, x, left, final = _two_rules()
+    kept = fitting.fit(data, seed=2)                # the "shipped" model: one shared fit
+    kept.weights[0] += 1.0                          # solo: visibly its own
+    kept.sigma[:] = 7.0
+    new = fitting.fit(data, seed=1, own=(2,))
+    model = fitting.keep(new, kept, (2,))
+    assert (model.weights[1] == new.weights[1]).all() and (model.temp[1] == new.temp[1]).all()
+    for m in (0, 2, 3):
+        assert (model.weights[m] == kept.weights[m]).all()
+        assert (model.temp[m] == kept.temp[m]).all()
+    assert (model.sigma == 7.0).all()
+    assert model.info["kept"]["sizes"] == ["solo", "3 players", "4 players"]
+    with pytest.raises(ValueError, match="own"):
+        fitting.keep(new, kept, ())
+    # Through the command line: the file written is the kept model but for 2 players.
+    data_path, kept_path, out = tmp_path / "d.npz", tmp_path / "kept.json", tmp_path / "m.json"
+    np.savez(data_path, **data)
+    fitting.save(kept, str(kept_path))
+    assert main(["fit", str(data_path), "--own", "2", "--keep", str(kept_path),
+                 "--out", str(out)]) == 0
+    written, shipped = fitting.read(str(out)), fitting.read(str(kept_path))
+    assert (written.weights[[0, 2, 3]] == shipped.weights[[0, 2, 3]]).all()
+    assert not (written.weights[1] == shipped.weights[1]).all()
+
+
+@pytest.mark.parametrize("bad", [["--keep", "k.json"], ["--own", "2", "--keep", "missing.json"]])
+def test_fit_refuses_a_bad_keep_before_reading_the_data(tmp_path: Path, bad: list[str],
+                                                         capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "m.json"
+    bad = [str(tmp_path / b) if b.endswith(".json") else b for b in bad]
+    with pytest.raises(SystemExit):
+        main(["fit", str(tmp_path / "missing.npz"), "--out", str(out), *bad])
+    assert "--keep" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_a_data_set_of_some_tables_deals_the_same_games_as_the_mixed_one(tmp_path: Path):
