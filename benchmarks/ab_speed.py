@@ -5,8 +5,9 @@ both alike; prints each figure and the ratio B/A (the median of the rounds).
     .venv/bin/python benchmarks/ab_speed.py --a /path/to/old/checkout --b . --rounds 3
 
 `--bot SPEC` (a bot spec with a search, such as `strong`) measures that bot's searches instead:
-Mount Tai solo, 2 and 4 players, wall-clock iterations a second or, with `--instructions`, the
-instructions of a search of 20,000 iterations from each opening.
+Mount Tai solo, 2 and 4 players, wall-clock iterations a second (`bench search`: its opening and
+mid-game positions) or, with `--instructions`, the instructions of a search of 20,000
+iterations from each opening and from a position after some random moves.
 
     .venv/bin/python benchmarks/ab_speed.py --a /path/to/old --b . --bot strong --instructions
 
@@ -76,29 +77,38 @@ elif n:
 """
 
 
-# The same for a bot spec's search (--bot): argv = spec, game, options as JSON, iterations.
+# The same for a bot spec's search (--bot): argv = spec, game, options as JSON, iterations,
+# random moves played first (seeded: the same position in both checkouts).
 _BOT_WORKLOAD = """
-import json, sys
+import json, random, sys
 import engine
 from ai.bots import make_bot
 spec, game, options, n = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4])
 state = engine.load_game(game, **options).new_initial_state(0)
+rng = random.Random(0)
+for _ in range(int(sys.argv[5])):
+    state.apply_action(rng.choice(state.legal_actions()))
 bot = make_bot(spec, iterations=max(n, 1), seed=1)
 if n:
     bot.step(state)
 """
 
-BOT_CASES: list[tuple[str, str, dict[str, Any]]] = [
-    ("mount-tai solo", "mount-tai", {"solo": True}),
-    ("mount-tai 2p", "mount-tai", {"players": 2}),
-    ("mount-tai 4p", "mount-tai", {"players": 4}),
+# (name, game, options, random moves before the search)
+BOT_CASES: list[tuple[str, str, dict[str, Any], int]] = [
+    ("mount-tai solo", "mount-tai", {"solo": True}, 0),
+    ("mount-tai solo, move 25", "mount-tai", {"solo": True}, 25),
+    ("mount-tai 2p", "mount-tai", {"players": 2}, 0),
+    ("mount-tai 2p, move 46", "mount-tai", {"players": 2}, 46),
+    ("mount-tai 4p", "mount-tai", {"players": 4}, 0),
+    ("mount-tai 4p, move 106", "mount-tai", {"players": 4}, 106),
 ]
 
 
 def _instructions(tree: Path, kind: str, game: str, players: int, n: int,
-                  bot: str | None = None, options: dict[str, Any] | None = None) -> int:
+                  bot: str | None = None, options: dict[str, Any] | None = None,
+                  moves: int = 0) -> int:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    args = ([_BOT_WORKLOAD, bot, game, json.dumps(options or {}), str(n)] if bot
+    args = ([_BOT_WORKLOAD, bot, game, json.dumps(options or {}), str(n), str(moves)] if bot
             else [_WORKLOAD, kind, game, str(players), str(n)])
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
@@ -122,19 +132,22 @@ def instructions(a: Path, b: Path) -> None:
 
 
 def bot_instructions(a: Path, b: Path, bot: str, n: int = 20000) -> None:
-    for name, game, options in BOT_CASES:
+    for name, game, options, moves in BOT_CASES:
         counts = []
         for tree in (a, b):
-            counts.append(_instructions(tree, "search", game, 0, n, bot, options)
-                          - _instructions(tree, "search", game, 0, 0, bot, options))
+            counts.append(_instructions(tree, "search", game, 0, n, bot, options, moves)
+                          - _instructions(tree, "search", game, 0, 0, bot, options, moves))
         print(f"{bot} {name} ({n} iterations): A {counts[0]:,} B {counts[1]:,} instructions, "
               f"B/A {counts[1] / counts[0]:.3f}", flush=True)
 
 
 def bot_cases(bot: str) -> list[tuple[str, list[str], str]]:
-    """`bench search` of `bot` (one second a search) on each BOT_CASES table."""
+    """`bench search` of `bot` (one second a search) on each BOT_CASES table (its opening and
+    a mid-game position of its own)."""
     cases = []
-    for name, game, options in BOT_CASES:
+    for name, game, options, moves in BOT_CASES:
+        if moves:
+            continue
         args = ["bench", "search", "-g", game, "-b", f"{bot}(millis=1000)"]
         for key, value in options.items():
             args += (["-p", str(value)] if key == "players"
