@@ -100,7 +100,8 @@ STRONG: dict[str, dict[str, Any]] = {
     # Issue 14: heuristic playouts cut off after 6 decisions by the evaluation learned from
     # self-play, and a tenth of a solo game's reward for the margin to the goal
     # (ai/STRONG_MOUNT_TAI.md; the same with random playouts is `strong-v2`, the same with the
-    # model before 2-player weights of their own is `strong-v3`).
+    # model before 2-player weights of their own is `strong-v3`, the same with the 2-player
+    # weights before 2,000 more 2-player games is `strong-v4`).
     "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
                   "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
                   "goal_margin": 0.1},
@@ -132,6 +133,15 @@ PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
         "dragon": STRONG["dragon"],
         "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
                       "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned-v2",
+                      "goal_margin": 0.1},
+    },
+    # `strong-v4`: issue 14's third step (2-player weights of their own), with its model
+    # ("learned-v3": eval_model_v3.json). Solo, 3 and 4 players: the same searches as `strong`.
+    "strong-v4": {
+        "default": STRONG["default"],
+        "dragon": STRONG["dragon"],
+        "mount-tai": {"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
+                      "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned-v3",
                       "goal_margin": 0.1},
     },
 }
@@ -196,6 +206,12 @@ def strong_v3_bot(**overrides: Any) -> StrongBot:
     """Issue 14's second strong bot (Mount Tai: heuristic playouts, the learned-v2 model), for
     comparisons."""
     return StrongBot(PREVIOUS_STRONG["strong-v3"], **overrides)
+
+
+def strong_v4_bot(**overrides: Any) -> StrongBot:
+    """Issue 14's third strong bot (Mount Tai: the learned-v3 model, whose 2-player weights were
+    fitted before the fourth step's 2-player self-play), for comparisons."""
+    return StrongBot(PREVIOUS_STRONG["strong-v4"], **overrides)
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -270,6 +286,7 @@ _REGISTRY["strong"] = (strong_bot, _strong_options())
 _REGISTRY["strong-v1"] = (strong_v1_bot, _strong_options(PREVIOUS_STRONG["strong-v1"]))
 _REGISTRY["strong-v2"] = (strong_v2_bot, _strong_options(PREVIOUS_STRONG["strong-v2"]))
 _REGISTRY["strong-v3"] = (strong_v3_bot, _strong_options(PREVIOUS_STRONG["strong-v3"]))
+_REGISTRY["strong-v4"] = (strong_v4_bot, _strong_options(PREVIOUS_STRONG["strong-v4"]))
 
 
 def bot_names() -> list[str]:

@@ -29,11 +29,14 @@ def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
     v2 = strong.replace("strong", "strong-v2", 1)
     # Its second (heuristic playouts, the model before 2-player weights of their own).
     v3 = strong.replace("strong", "strong-v3", 1)
+    # Its third (2-player weights of their own, before 2,000 more 2-player self-play games).
+    v4 = strong.replace("strong", "strong-v4", 1)
     return {
         "strong-v1-2p": (strong, [v1]),
         "strong-v1-4p": (strong, [v1, v1, v1]),
         "strong-v2-2p": (strong, [v2]),
         "strong-v3-2p": (strong, [v3]),
+        "strong-v4-2p": (strong, [v4]),
         "strong-4x-2p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"]),
         "strong-random-2p": (strong, ["random"]),
         "strong-heuristic-2p": (strong, ["heuristic"]),

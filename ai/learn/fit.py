@@ -368,7 +368,33 @@ def report(data: dict[str, np.ndarray], model: Model | None, seed: int = 1) -> s
         else:
             row += ["", ""]
         lines.append("| " + " | ".join(row) + " |")
+    loss = winner_loss(data, model, seed) if model is not None else None
+    if loss is not None:
+        lines.append(f"\n2 players, the winner on the held-out games ({loss[0]:,} positions): "
+                     f"log loss {loss[1]:.4f}, the model's favourite won {loss[2]:.1%}")
     return "\n".join(lines)
+
+
+def winner_loss(data: dict[str, np.ndarray], model: Model, seed: int = 1
+                ) -> tuple[int, float, float] | None:
+    """2-player games: how well the model names the winner on the held-out games, as (positions,
+    log loss, share of positions whose favourite won); the chance of seat 0 is the softmax of the
+    two seats' predictions at the model's temperature (what the search's evaluation uses). A
+    position's rows are its seats' rows in seat order. None without 2-player positions."""
+    _, test = split(data, seed)
+    x = data["x"].astype(np.float64)
+    left = np.clip(data["left"], 0, BUCKETS - 1)
+    modes = modes_of(x, list(model.features))
+    a = np.flatnonzero(test[:-1] & (modes[:-1] == 1) & (data["seat"][:-1] == 0)
+                       & (data["seat"][1:] == 1) & (data["group"][:-1] == data["group"][1:]))
+    if not len(a):
+        return None
+    b = a + 1
+    diff = model.predict(x[a], left[a]) - model.predict(x[b], left[b])
+    z = np.clip(diff / model.temp[1][left[a]], -50.0, 50.0)
+    p = np.clip(1.0 / (1.0 + np.exp(-z)), 1e-6, 1 - 1e-6)
+    won = data["won"][a]
+    return len(a), _logloss(p, won), float(((p > 0.5) == (won > 0.5)).mean())
 
 
 def _prob_goal(model: Model, x: np.ndarray, left: np.ndarray, names: list[str]) -> np.ndarray:

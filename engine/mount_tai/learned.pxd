@@ -1,8 +1,9 @@
 # Mount Tai: the evaluation learned from self-play (ai/learn). A linear model per table size (solo,
 # 2, 3, 4 players) and stage of the game (the decisions a seat has left, 0..16) over knowledge.pxd's
 # features predicts each seat's final reputation; its weights are the data files of this package, loaded at import: eval_model.json
-# (the evaluation "learned") and eval_model_v2.json ("learned-v2", the model issue 14's first two
-# steps were tuned with, kept for the bots named after them).
+# (the evaluation "learned"), eval_model_v2.json ("learned-v2", the model issue 14's first two
+# steps were tuned with) and eval_model_v3.json ("learned-v3", its third step's), kept for the
+# bots named after them.
 # All functions are nogil, allocation-free and never fail; without a model they fall back to the
 # hand-written knowledge (mt_projection, mt_evaluate).
 
@@ -16,3 +17,6 @@ cdef void mt_evaluate_learned(const void* s, double* out) noexcept nogil
 
 # The same with the "learned-v2" model.
 cdef void mt_evaluate_learned_v2(const void* s, double* out) noexcept nogil
+
+# The same with the "learned-v3" model.
+cdef void mt_evaluate_learned_v3(const void* s, double* out) noexcept nogil

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """Mount Tai: the evaluation learned from self-play (see learned.pxd; the model is fitted by
 `python -m ai.learn`). The weights live in C arrays filled once from the package's data files,
-one slot per shipped model: "learned" (the current model, eval_model.json) and "learned-v2" (the
-model of issue 14's first two steps, eval_model_v2.json, kept so that the bots tuned on it play
-as they did). `load_model` replaces a slot's model for experiments (not while a search runs)."""
+one slot per shipped model: "learned" (the current model, eval_model.json), "learned-v2" (the
+model of issue 14's first two steps, eval_model_v2.json) and "learned-v3" (the model of its third
+step, eval_model_v3.json), the older ones kept so that the bots tuned on them play as they did). `load_model` replaces a slot's model for experiments (not while a search runs)."""
 
 import json
 from pathlib import Path
@@ -18,7 +18,7 @@ from engine.core.state cimport State as CoreState
 cdef enum:
     N_STAGES = 17       # decisions left 0..16
     N_MODES = 4         # table sizes: solo, 2, 3, 4 players (index = players - 1)
-    N_MODELS = 2        # models loaded side by side (SLOTS below)
+    N_MODELS = 3        # models loaded side by side (SLOTS below)
 
 # Per slot: prediction = LW[slot][mode][stage] . features
 cdef double LW[N_MODELS][N_MODES][N_STAGES][N_FEATURES]
@@ -27,11 +27,13 @@ cdef double TEMP[N_MODELS][N_MODES][N_STAGES]   # softmax temperature per mode a
 cdef bint READY[N_MODELS]                       # a model is loaded in the slot
 READY[0] = False
 READY[1] = False
+READY[2] = False
 
 # Slot names (the evaluations' names in GameDef.evaluators) and their shipped model files.
-SLOTS = ("learned", "learned-v2")
+SLOTS = ("learned", "learned-v2", "learned-v3")
 DEFAULT_MODELS = {"learned": Path(__file__).with_name("eval_model.json"),
-                  "learned-v2": Path(__file__).with_name("eval_model_v2.json")}
+                  "learned-v2": Path(__file__).with_name("eval_model_v2.json"),
+                  "learned-v3": Path(__file__).with_name("eval_model_v3.json")}
 DEFAULT_MODEL = DEFAULT_MODELS["learned"]
 _info: dict = {name: {} for name in SLOTS}
 
@@ -105,6 +107,10 @@ cdef void mt_evaluate_learned_v2(const void* vs, double* out) noexcept nogil:
     slot_evaluate(1, vs, out)
 
 
+cdef void mt_evaluate_learned_v3(const void* vs, double* out) noexcept nogil:
+    slot_evaluate(2, vs, out)
+
+
 def _slot(name) -> int:
     if name not in SLOTS:
         raise ValueError(f"no learned evaluation slot {name!r}; slots: {', '.join(SLOTS)}")
@@ -144,7 +150,7 @@ def model_arrays(doc: dict) -> tuple:
 
 def load_model(path=None, slot="learned") -> dict:
     """Load a fitted model (`ai.learn` fit's file; the slot's shipped one by default) into the
-    compiled evaluation `slot` ("learned" or "learned-v2") and return its description. A file
+    compiled evaluation `slot` ("learned", "learned-v2" or "learned-v3") and return its description. A file
     that `model_arrays` refuses leaves the slot as it was."""
     cdef int k = _slot(slot)
     p = Path(path) if path is not None else DEFAULT_MODELS[slot]

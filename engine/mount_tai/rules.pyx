@@ -37,7 +37,8 @@ from engine.mount_tai.checks cimport (
 )
 from engine.mount_tai.legal cimport mt_legal, legal_tidy, legal_cultivate, legal_water
 from engine.mount_tai.knowledge cimport mt_move_prior, mt_evaluate
-from engine.mount_tai.learned cimport mt_evaluate_learned, mt_evaluate_learned_v2
+from engine.mount_tai.learned cimport (mt_evaluate_learned, mt_evaluate_learned_v2,
+                                       mt_evaluate_learned_v3)
 
 cdef extern from *:
     """
@@ -1397,13 +1398,15 @@ _GAMEDEF.ranks = _ranks
 _GAMEDEF.move_prior = mt_move_prior
 _GAMEDEF.evaluate = mt_evaluate
 _GAMEDEF.score_scale = 10.0        # a typical winning margin in reputation
-_GAMEDEF.n_evaluators = 3
+_GAMEDEF.n_evaluators = 4
 _GAMEDEF.evaluator_names[0] = b"hand"       # knowledge.pyx's projection (issue 14's baseline)
 _GAMEDEF.evaluators[0] = mt_evaluate
 _GAMEDEF.evaluator_names[1] = b"learned"    # learned.pyx: the model fitted by ai.learn
 _GAMEDEF.evaluators[1] = mt_evaluate_learned
 _GAMEDEF.evaluator_names[2] = b"learned-v2" # the same with the model of issue 14's first steps
 _GAMEDEF.evaluators[2] = mt_evaluate_learned_v2
+_GAMEDEF.evaluator_names[3] = b"learned-v3" # the same with the model of issue 14's third step
+_GAMEDEF.evaluators[3] = mt_evaluate_learned_v3
 _GAMEDEF.goal = _goal
 
 

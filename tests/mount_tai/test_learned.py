@@ -196,6 +196,8 @@ def test_each_strong_configuration_searches_as_its_table_says():
     base = "c=0.35,cutoff=6,reward=win,seed=4,iterations=400"
     explicit = {
         "strong": f"ismcts({base},playout=heuristic,epsilon=0.2,evaluation=learned,goal_margin=0.1)",
+        "strong-v4": f"ismcts({base},playout=heuristic,epsilon=0.2,evaluation=learned-v3,"
+                     "goal_margin=0.1)",
         "strong-v3": f"ismcts({base},playout=heuristic,epsilon=0.2,evaluation=learned-v2,"
                      "goal_margin=0.1)",
         "strong-v2": f"ismcts({base},playout=random,evaluation=learned-v2,goal_margin=0.1)",
@@ -206,17 +208,18 @@ def test_each_strong_configuration_searches_as_its_table_says():
         named = make_bot(f"{name}(iterations=400,seed=4)").analyse(view.clone())["root"]
         assert named == make_bot(spec).analyse(view.clone())["root"], name
         roots[name] = named
-    assert len({repr(r) for r in roots.values()}) == 4   # four different searches
+    assert len({repr(r) for r in roots.values()}) == 5   # five different searches
 
 
 def test_the_bot_listing_shows_each_strong_configuration_its_own_tuned_values():
     from ai.bots import describe_bots
     listed = {b["name"]: b for b in describe_bots()}
-    names = ("strong", "strong-v1", "strong-v2", "strong-v3")
+    names = ("strong", "strong-v1", "strong-v2", "strong-v3", "strong-v4")
     text = {name: str(listed[name]) for name in names}
     assert "mount-tai heuristic" in text["strong"] and "learned-v2" not in text["strong"]
     assert "mount-tai heuristic" in text["strong-v3"]
     assert "mount-tai learned-v2" in text["strong-v3"]
+    assert "mount-tai learned-v3" in text["strong-v4"] and "learned-v3" not in text["strong"]
     assert "mount-tai random" in text["strong-v2"] and "mount-tai heuristic" not in text["strong-v2"]
     assert "mount-tai hand" in text["strong-v1"]
 
@@ -237,5 +240,12 @@ def test_the_earlier_model_is_kept_for_the_bots_tuned_with_it():
         for r in runs:
             r.pop("seconds")
         assert (runs[0] == runs[1]) is same, options
+    # "learned-v3" is the third step's model: its 2-player weights differ from today's (fitted
+    # with 2,000 more 2-player games), every other size is the same.
+    assert learned.model_info("learned-v3")["path"].endswith("eval_model_v3.json")
+    for options, same in (({"players": 2}, False), ({"solo": True}, True),
+                          ({"players": 3}, True), ({"players": 4}, True)):
+        s = _play(engine.load_game("mount-tai", **options).new_initial_state(6), 30, seed=6)
+        assert (learned.projection(s, 0) == learned.projection(s, 0, "learned-v3")) is same
     with pytest.raises(ValueError, match="no learned evaluation slot 'v9'"):
         learned.load_model(None, "v9")
