@@ -243,6 +243,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "goal_margin": (float, 0.0, "solo games: share of the final reward paid for the margin to "
                     "the goal (0: reached or not only)"),
     "normalize": (bool, False, "UCB on each node's child means rescaled to [0, 1]"),
+    "chance": (bool, False, "chance nodes: the tree branches on hidden tiles once shown "
+               "(Mount Tai: the face-down edicts of challenges 5-7)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

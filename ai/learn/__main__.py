@@ -50,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--keep", metavar="MODEL",
                    help="a model file whose weights the sizes not in --own keep (default: fit "
                         "them too)")
+    c = sub.add_parser("calibrate", help="recentre a model's solo predictions on the games of "
+                                         "the bot that uses it (.json)")
+    c.add_argument("data", nargs="+", help="solo games played by that bot (ai.learn play)")
+    c.add_argument("--model", required=True, help="the model to calibrate")
+    c.add_argument("--out", required=True)
+    c.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
     r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
     r.add_argument("data", nargs="+")
     r.add_argument("--model", help="a fitted model (.json) to compare")
@@ -90,7 +96,21 @@ def main(argv: list[str] | None = None) -> int:
                 kept = fitting.read(args.keep)
             except (OSError, ValueError) as e:
                 ap.error(f"--keep: {e}")
+    if args.command == "calibrate":
+        try:
+            base = fitting.read(args.model)
+        except (OSError, ValueError) as e:
+            ap.error(f"--model: {e}")
     data = fitting.load(args.data)
+    if args.command == "calibrate":
+        try:
+            model = fitting.calibrate(base, data, seed=args.seed)
+        except ValueError as e:
+            ap.error(str(e))
+        fitting.save(model, args.out)
+        print("before:\n" + fitting.report(data, base, seed=args.seed))
+        print("after:\n" + fitting.report(data, model, seed=args.seed))
+        return 0
     if args.command == "fit":
         model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own),
                             penalties=tuple(args.penalties))

@@ -52,6 +52,12 @@ ctypedef struct SearchConfig:
     int evaluator           # cut-off evaluation: -1 the game's `evaluate`, else GameDef.evaluators[i]
     double goal_margin      # solo games with a goal: share of the terminal reward paid for the
                             # margin to the goal (0: reached or not only), see terminal_rewards
+    int oracle              # diagnostics: search the root state as given, never determinized
+                            # (on a referee's state: a clairvoyant bound; never given to bots)
+    int chance              # chance nodes: after an action that changed the game's
+                            # chance_signature (a hidden tile shown), descend into a child keyed by
+                            # the new signature (key -2 - low 30 bits, mover -1) before the next
+                            # decision, so that the tree branches on what the searcher will see
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

@@ -316,7 +316,7 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
         hi = -INFINITY
         child = c
         while child != NO_NODE:
-            if t.nodes[child].visits > 0:
+            if t.nodes[child].visits > 0 and t.nodes[child].key >= 0:
                 mean = t.nodes[child].reward / t.nodes[child].visits
                 lo = mean if mean < lo else lo
                 hi = mean if mean > hi else hi
@@ -388,14 +388,18 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     """One iteration on one tree: SO-ISMCTS (determinize each time) or a PIMC tree (root
     already determinized)."""
     cdef double rewards[MAX_GAME_PLAYERS]
-    cdef int32_t node = 0, child
+    cdef int32_t node = 0, child, key
     cdef int depth = 0, trail_len = 0, n, mover
     cdef bint expanded = False
+    cdef bint keyed = cfg.chance and g.chance_signature != NULL
+    cdef uint64_t seen = 0, now_seen
     cdef void* s = w.work
     g.copy_state(root, s)
     if determinize:
         g.determinize(s, me, &w.rng)
     path_push(w, 0, &depth, 0)
+    if keyed:
+        seen = g.chance_signature(s, me)
     while not g.is_terminal(s):
         mover = g.current_player(s)
         n = g.legal_actions(s, w.acts)
@@ -409,6 +413,19 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
         path_push(w, 0, &depth, node)
         if expanded:
             break
+        if keyed:
+            now_seen = g.chance_signature(s, me)
+            if now_seen != seen:
+                # A hidden choice of this determinization was shown: branch on it.
+                seen = now_seen
+                key = -2 - <int32_t>(now_seen & 0x3FFFFFFF)
+                child = tree_find(t, node, key)
+                if child == NO_NODE:
+                    child = tree_add(t, node, key, -1, 1.0)
+                    if child == NO_NODE:
+                        break
+                node = child
+                path_push(w, 0, &depth, node)
     playout(w, g, cfg, n_players, &trail_len, rewards)
     backprop(w, t, 0, depth, rewards)
     if cfg.playout == PLAYOUT_MAST:
@@ -427,7 +444,8 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
     cdef void* s = w.work
     cdef Tree* t
     g.copy_state(root, s)
-    g.determinize(s, me, &w.rng)
+    if not cfg.oracle:
+        g.determinize(s, me, &w.rng)
     for q in range(n_players):
         cur[q] = 0
         d = depth
@@ -488,7 +506,7 @@ cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cf
             k = it % w.n_trees
             iterate_single(w, g, cfg, w.roots + k * size, me, &w.trees[k], False, n_players)
         elif cfg.mode == MODE_ISMCTS:
-            iterate_single(w, g, cfg, root, me, &w.trees[0], True, n_players)
+            iterate_single(w, g, cfg, root, me, &w.trees[0], not cfg.oracle, n_players)
         else:
             iterate_mo(w, g, cfg, root, me, n_players)
         it += 1
@@ -578,7 +596,8 @@ cdef class Searcher:
     def __init__(self, *, mode="ismcts", iterations=0, millis=0.0, c=0.7, reward="win",
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
                  aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
-                 evaluation=None, goal_margin=0.0, normalize=False):
+                 evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
+                 chance=False):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -620,6 +639,8 @@ cdef class Searcher:
         self.cfg.evaluator = -1
         self.cfg.goal_margin = goal_margin
         self.cfg.normalize = 1 if normalize else 0
+        self.cfg.oracle = 1 if oracle else 0
+        self.cfg.chance = 1 if chance else 0
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -630,7 +651,8 @@ cdef class Searcher:
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
                            reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
-                           goal_margin=goal_margin, normalize=normalize)
+                           goal_margin=goal_margin, normalize=normalize, oracle=oracle,
+                           chance=chance)
 
     def __dealloc__(self):
         self._free_workers()
@@ -671,7 +693,7 @@ cdef class Searcher:
         """Move each worker's root to the node the game reached since the last search; False if
         the trees do not apply (then they are cleared)."""
         cdef int i, t
-        cdef int32_t node
+        cdef int32_t node, c
         cdef Tree* tree
         if (not self.cfg.reuse or self.cfg.mode == MODE_PIMC or self.last_history is None
                 or me != self.last_player or self.g.observe_action != NULL):
@@ -688,6 +710,10 @@ cdef class Searcher:
                 for a in since:
                     node = tree_find(tree, node, a)
                     if node == NO_NODE:
+                        return False
+                    # A chance layer below: the history does not say which child the game took.
+                    c = tree.nodes[node].child
+                    if c != NO_NODE and tree.nodes[c].key < 0:
                         return False
                 if tree_reroot(tree, node) != 0:
                     return False
@@ -739,7 +765,8 @@ cdef class Searcher:
                 w = &self.workers[i]
                 for k in range(w.n_trees):
                     self.g.copy_state(state.data, w.roots + k * self.g.state_size)
-                    self.g.determinize(w.roots + k * self.g.state_size, me, &w.rng)
+                    if not self.cfg.oracle:
+                        self.g.determinize(w.roots + k * self.g.state_size, me, &w.rng)
         start = time.perf_counter()
         if self.cfg.millis > 0:
             deadline = now() + self.cfg.millis / 1000.0

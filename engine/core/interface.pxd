@@ -111,3 +111,10 @@ ctypedef struct GameDef:
     # Solo games: the score the seat must reach (the goal), for the search's goal-aware reward
     # (reached or not, and by how much). NULL when the game has no goal; only called on solo states.
     double (*goal)(const void* s) noexcept nogil
+
+    # Hidden-at-deal things that `observer` has seen so far, as one id: equal for two states of
+    # one information set before a reveal, different once a determinization's hidden choice is
+    # shown (Mount Tai: the face-down edict tiles of challenges 5-7 turned face up). A search
+    # with chance nodes keys a layer of its tree by the id after an action that changed it, so
+    # that it plans on what it will see instead of averaging over it. NULL: nothing is keyed.
+    uint64_t (*chance_signature)(const void* s, int observer) noexcept nogil

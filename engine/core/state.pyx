@@ -288,6 +288,15 @@ cdef class State:
         self.gdef.evaluate(self.data, out)
         return [out[i] for i in range(self.gdef.num_players(self.data))]
 
+    def chance_signature(self, player) -> int | None:
+        """The id of the hidden-at-deal things seen so far (GameDef.chance_signature: public,
+        the same in every determinization of `player`'s information set until a hidden choice
+        is shown), or None if the game keys none. What the search's chance nodes branch on."""
+        cdef int p = self.seat_index(player)
+        if self.gdef.chance_signature == NULL:
+            return None
+        return self.gdef.chance_signature(self.data, p)
+
     # -- copies and determinization -------------------------------------------------------------
 
     def clone(self) -> State:

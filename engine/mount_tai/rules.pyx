@@ -1339,6 +1339,28 @@ cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
     d.rng.state = rng_next(rng)
 
 
+cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
+    # What challenges 5-7 hide at the deal and show later: the tile of each edict slot that is
+    # no longer face down (face up, or used or removed after it was shown), hashed. The same in
+    # every determinization of one information set; 0 in games without face-down edicts. The
+    # virtual player's draws and the talent and building piles are left to the determinizations.
+    cdef const MTState* d = <const MTState*>s
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL, x
+    cdef uint32_t known
+    cdef int i, j
+    if not d.opt.hidden_edicts:
+        return 0
+    for i in range(d.opt.n_players):
+        known = ~(d.p[i].present & ~d.p[i].faceup)
+        for j in range(N_SLOTS):
+            if (known >> j) & 1:
+                x = h ^ ((<uint64_t>i << 16) | (<uint64_t>j << 8) | d.p[i].slot_tile[j])
+                x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+                x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+                h = x ^ (x >> 31)
+    return h
+
+
 cdef void _reset(void* s, uint64_t seed) noexcept nogil:
     cdef MTOptions o = (<MTState*>s).opt
     mt_init(<MTState*>s, &o, seed)
@@ -1408,6 +1430,7 @@ _GAMEDEF.evaluators[2] = mt_evaluate_learned_v2
 _GAMEDEF.evaluator_names[3] = b"learned-v3" # the same with the model of issue 14's third step
 _GAMEDEF.evaluators[3] = mt_evaluate_learned_v3
 _GAMEDEF.goal = _goal
+_GAMEDEF.chance_signature = _chance_signature
 
 
 cdef const GameDef* mt_gamedef() noexcept nogil:

@@ -220,3 +220,77 @@ def test_the_report_says_how_well_a_model_names_the_two_player_winner():
     solo["x"][:, names.index("players_2")] = 0.0
     solo["x"][:, names.index("players_1")] = 1.0
     assert fitting.winner_loss(solo, model, seed=1) is None
+
+
+def _solo_tables(n: int = 27000) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, fitting.Model]:
+    """Solo positions of the nine solo tables whose final score is 2 x money plus a constant of
+    its own table (3 + 2 x the challenge game), with noise of SD 4; and a model that knows the
+    money rule but not the constants: (data, x, left, final, model)."""
+    from engine.mount_tai.knowledge import FEATURE_NAMES
+    names = list(FEATURE_NAMES)
+    rng = np.random.default_rng(7)
+    x = np.zeros((n, len(names)), dtype=np.float32)
+    x[:, 0] = 1.0
+    x[:, names.index("players_1")] = 1.0
+    table = (np.arange(n) // 30 % 9).astype(np.int8)          # whole games of 30 positions
+    for t in range(1, 9):
+        x[table == t, names.index(f"challenge_{t}")] = 1.0
+    money = rng.integers(0, 30, n).astype(np.float32)
+    x[:, names.index("money")] = money
+    left = rng.integers(0, fitting.BUCKETS, n).astype(np.int8)
+    final = (2.0 * money + 3.0 + 2.0 * table + rng.normal(0, 4, n)).astype(np.float32)
+    goal = np.full(n, 40.0, np.float32)
+    x[:, names.index("goal")] = goal
+    data = {"x": x, "seat": np.zeros(n, np.int8), "left": left, "final": final,
+            "goal": (final >= goal).astype(np.float32),
+            "won": (final >= goal).astype(np.float32), "group": (np.arange(n) // 30).astype(np.int32),
+            "table": table, "game": "mount-tai"}
+    weights = np.zeros((fitting.MODES, fitting.BUCKETS, len(names)))
+    weights[:, :, names.index("money")] = 2.0
+    weights[1:, :, 0] = 5.0                                     # several players: visibly their own
+    model = fitting.Model("mount-tai", names, weights, np.full(fitting.BUCKETS, 20.0),
+                          np.full((fitting.MODES, fitting.BUCKETS), 3.0), {})
+    return data, x, left, final, model
+
+
+def test_calibration_recentres_each_solo_table_and_keeps_the_other_sizes(tmp_path: Path):
+    """A model that predicts every solo table too low by that table's own constant: after
+    `calibrate`, each table's mean error is near zero, the spread is near the noise's, the goal's
+    log loss falls, and the 2-4 player weights and temperatures are untouched."""
+    data, x, left, final, model = _solo_tables()
+    cal = fitting.calibrate(model, data, seed=1)
+    before, after = model.predict(x, left) - final, cal.predict(x, left) - final
+    table = data["table"]
+    for t in range(9):
+        assert before[table == t].mean() < -2.0 - 2.0 * t
+        assert abs(after[table == t].mean()) < 1.0
+    assert (cal.sigma[1:] < 6.0).all() and (cal.sigma[1:] > 2.0).all()
+    _, test = fitting.split(data, 1)
+    goal = data["goal"][test]
+    p0 = fitting._prob_goal(model, x[test], left[test], model.features)
+    p1 = fitting._prob_goal(cal, x[test], left[test], cal.features)
+    assert fitting._logloss(p1, goal) < fitting._logloss(p0, goal) - 0.1
+    assert (cal.weights[1:] == model.weights[1:]).all() and (cal.temp == model.temp).all()
+    assert (model.weights[0, :, 0] == 0.0).all()                # the input model is not changed
+    # Through the command line: the file written is the calibrated model.
+    data_path, model_path, out = tmp_path / "d.npz", tmp_path / "m.json", tmp_path / "c.json"
+    np.savez(data_path, **data)
+    fitting.save(model, str(model_path))
+    assert main(["calibrate", str(data_path), "--model", str(model_path), "--out", str(out)]) == 0
+    written = fitting.read(str(out))
+    assert np.allclose(written.weights, cal.weights, atol=1e-5)
+    assert written.info["calibrated"]["seed"] == 1
+
+
+def test_calibration_refuses_data_without_solo_games_and_a_bad_model(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]):
+    data, *_ = _two_rules()
+    _, _, _, _, model = _solo_tables(900)
+    with pytest.raises(ValueError, match="solo positions"):
+        fitting.calibrate(model, data)
+    out = tmp_path / "c.json"
+    with pytest.raises(SystemExit):
+        main(["calibrate", str(tmp_path / "missing.npz"), "--model", str(tmp_path / "no.json"),
+              "--out", str(out)])
+    assert "--model" in capsys.readouterr().err
+    assert not out.exists()

@@ -40,6 +40,30 @@ def test_pimc_falls_for_strategy_fusion():
     assert sum(a == 1 for a in picks) >= 9
 
 
+def test_the_oracle_searches_the_given_state_as_it_is():
+    """`oracle=True` (a diagnostic) never determinizes: on the true state of the strategy-fusion
+    game it knows the hidden coin (and the safe move's draw, from the state's RNG), so the gamble
+    is a sure win; the fair search values it at a coin flip and plays safe."""
+    for k in range(5):
+        state = FUSION.new_initial_state(k)
+        for mode in ("ismcts", "pimc"):
+            r = Searcher(mode=mode, iterations=2000, determinizations=1, seed=k,
+                         oracle=True).search(state)
+            means = {x["action"]: x["mean"] for x in r["root"]}
+            assert means[1] > 0.99 and means[r["action"]] > 0.99
+        fair = Searcher(mode="ismcts", iterations=2000, seed=k).search(state)
+        assert fair["action"] == 0
+        assert {x["action"]: x["mean"] for x in fair["root"]}[1] < 0.7
+
+
+def test_no_bot_spec_can_ask_for_the_oracle():
+    """The oracle reads what the seat may not know: the bot registry does not offer it."""
+    from ai.bots import make_bot
+    for spec in ("ismcts(oracle=true)", "pimc(oracle=1)", "strong(oracle=true)"):
+        with pytest.raises(ValueError, match="oracle"):
+            make_bot(spec)
+
+
 def dragon_midgame(players=3, moves=70, seed=4):
     s = engine.load_game("dragon", players=players).new_initial_state(seed)
     rng = random.Random(seed)

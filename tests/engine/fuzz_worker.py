@@ -484,6 +484,7 @@ STATE_METHODS: dict[str, tuple[tuple[str, str], ...]] = {
     # Fuzzed in tests/engine/test_events.py.
     "events": (("move", "move"),),
     "information_state_string": (("player", "seat"),),
+    "chance_signature": (("player", "seat"),),
     "compact_str": (("viewer", "viewer"),),
     "resample_from_infostate": (("player", "seat"), ("seed", "seed")),
     "next_to_water": (("seat", "seat"), ("cell", "cell")),

@@ -1,0 +1,85 @@
+"""How reachable the Mount Tai solo goals are on given deals: a clairvoyant bound.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/solo_oracle.py --games 20 --only 0 6 7
+
+The same deals as benchmarks/solo_goals.py (deal d of `--seed` s is `s * 100003 + d`), played by
+the `strong` search with `oracle=True` on the referee's own state: it never determinizes, so
+it sees the face-down tiles, the virtual player's undrawn tiles and the future chance of the
+state's RNG. This is a diagnostic, not a bot: it reads what no seat may see, and nothing in
+`ai/bots.py` can build it. Where the clairvoyant search misses a goal, a fair bot with the same
+search and evaluation can hardly be blamed; where it reaches goals the fair bot misses, what
+the fair bot does not know (or how it plans around it) is the gap. Rows as solo_goals.py's;
+`--missed` lists the deals (their seeds, as benchmarks/solo_analysis.py names them) missed.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from multiprocessing import Pool
+from typing import Any
+
+import engine
+from ai.bots import STRONG
+from ai.search import Searcher
+
+
+def play(job: tuple[dict[str, Any], int, int]) -> tuple[float, float, int]:
+    """One deal played by the clairvoyant search: (reached, final reputation, searches)."""
+    options, seed, iterations = job
+    state = engine.load_game("mount-tai", **options).new_initial_state(seed)
+    cfg = {k: v for k, v in STRONG["mount-tai"].items() if k != "millis"}
+    searcher = Searcher(**cfg, iterations=iterations, seed=seed, oracle=True)
+    searches = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        state.apply_action(searcher.search(state)["action"])
+        searches += 1
+    return state.returns()[0], float(state.scores()[0]), searches
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of k successes in n."""
+    if n == 0:
+        return 0.0, 1.0
+    z, p = 1.96, k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--iterations", type=int, default=10000, help="iterations a search")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", nargs="*", type=int, help="challenge games (0: plain solo)")
+    ap.add_argument("--seed", type=int, default=3, help="seed of the deals")
+    ap.add_argument("--missed", action="store_true", help="list the deals whose goal was missed")
+    args = ap.parse_args()
+    print("| game | games | goal reached (clairvoyant) | 95% interval | mean reputation "
+          "| minutes |")
+    print("|---|---|---|---|---|---|")
+    with Pool(args.workers) as pool:
+        for k in args.only if args.only is not None else range(9):
+            options: dict[str, Any] = {"solo": True} if k == 0 else {"challenge": k}
+            start = time.time()
+            jobs = [(options, args.seed * 100003 + d, args.iterations) for d in range(args.games)]
+            rows = pool.map(play, jobs)
+            won = sum(r[0] for r in rows)
+            lo, hi = wilson(won, len(rows))
+            name = "solo" if k == 0 else f"challenge {k}"
+            print(f"| {name} | {len(rows)} | {won:g} ({won / len(rows):.0%}) | {lo:.0%}-{hi:.0%} "
+                  f"| {sum(r[1] for r in rows) / len(rows):.1f} "
+                  f"| {(time.time() - start) / 60:.1f} |", flush=True)
+            if args.missed:
+                print(f"missed: {' '.join(str(j[1]) for j, r in zip(jobs, rows) if not r[0])}",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()

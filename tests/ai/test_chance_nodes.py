@@ -1,0 +1,87 @@
+"""Chance nodes: the search's tree branches on hidden tiles once shown (Mount Tai's face-down
+edicts of challenges 5-7), keyed by the game's public chance signature."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from ai.search import Searcher
+
+
+def _played(options: dict, seed: int, moves: int) -> engine.State:
+    state = engine.load_game("mount-tai", **options).new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("challenge", [5, 6, 7])
+def test_the_signature_is_public_and_changes_exactly_when_a_tile_is_shown(challenge: int):
+    """Every determinization of the seat's information set has the signature of the true state;
+    it changes on the moves that turn a face-down edict face up, and on no other."""
+    state = engine.load_game("mount-tai", challenge=challenge).new_initial_state(challenge)
+    rng = random.Random(challenge)
+    shown = 0
+    while not state.is_terminal():
+        before = state.chance_signature(0)
+        views = {state.resample_from_infostate(0, 50 + j).chance_signature(0) for j in range(3)}
+        assert views == {before}
+        state.apply_action(rng.choice(state.legal_actions()))
+        revealed = any(e.kind == "edict_revealed" for e in state.events(state.move_number() - 1))
+        assert (state.chance_signature(0) != before) == revealed
+        shown += revealed
+    assert shown >= 5
+
+
+def test_games_without_face_down_edicts_key_nothing():
+    assert engine.load_game("mount-tai", solo=True).new_initial_state(1).chance_signature(0) == 0
+    assert engine.load_game("mount-tai", players=3).new_initial_state(1).chance_signature(2) == 0
+    assert engine.load_game("dragon", players=2).new_initial_state(1).chance_signature(0) is None
+
+
+@pytest.mark.parametrize("options", [{"solo": True}, {"players": 2}, {"challenge": 2}])
+def test_chance_nodes_change_nothing_where_nothing_is_hidden_at_the_deal(options: dict):
+    """With no face-down edicts the signature never changes: the same tree, bit for bit."""
+    state = _played(options, 3, 12)
+    cfg = dict(iterations=1500, seed=4, playout="heuristic", cutoff=6, evaluation="learned")
+    plain = Searcher(**cfg).search(state)
+    keyed = Searcher(**cfg, chance=True).search(state)
+    assert plain["root"] == keyed["root"] and plain["action"] == keyed["action"]
+
+
+def test_chance_nodes_branch_the_tree_on_the_tile_shown_in_challenge_6():
+    """In challenge 6 the tree below a move that uncovers a face-down tile splits by the tile:
+    the root statistics differ from the unkeyed search's, the budget is exact, the move legal,
+    and a game's consecutive searches (tree reuse falls back past a chance layer) stay sound."""
+    state = _played({"challenge": 6}, 8, 7)
+    cfg = dict(iterations=3000, seed=2, playout="heuristic", cutoff=6, evaluation="learned")
+    plain = Searcher(**cfg).search(state)
+    keyed = Searcher(**cfg, chance=True).search(state)
+    assert keyed["iterations"] == 3000
+    assert keyed["action"] in state.legal_actions()
+    assert plain["root"] != keyed["root"]
+    searcher = Searcher(**dict(cfg, iterations=800), chance=True)
+    rng = random.Random(5)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.current_player() == 0 and len(state.legal_actions()) > 1:
+            r = searcher.search(state)
+            assert r["action"] in state.legal_actions()
+            assert sum(x["visits"] for x in r["root"]) >= 800
+            state.apply_action(r["action"])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_the_chance_option_is_a_bot_option():
+    from ai.bots import make_bot
+    bot = make_bot("strong(iterations=200,chance=true)")
+    state = _played({"challenge": 7}, 4, 4)
+    view = state.resample_from_infostate(state.current_player(), 1)
+    assert bot.step(view) in state.legal_actions()
