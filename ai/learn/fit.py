@@ -186,12 +186,7 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     for b in range(BUCKETS):
         m = test & solo & (left == b)
         if m.sum() > 10:
-            # The spread that predicts the held-out goals best (log loss), the error's own
-            # spread among the candidates: the error is not quite normal near the end.
-            spread = max(1.0, float(np.std(pred[m] - y[m])))
-            margin = pred[m] - x[m, goal_col] + 0.5
-            model.sigma[b] = min([spread * f for f in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5)],
-                                 key=lambda sg: _logloss(_normal_cdf(margin / sg), data["goal"][m]))
+            model.sigma[b] = _best_spread(pred[m], y[m], x[m, goal_col], data["goal"][m])
         else:
             model.sigma[b] = model.sigma[b - 1] if b else 3.0
     # The shared temperatures go with the shared weights (so that a size fitted on its own
@@ -270,11 +265,18 @@ def calibrate(model: Model, data: dict[str, np.ndarray], seed: int = 1) -> Model
     for b in range(BUCKETS):
         m = test & solo & (left == b)
         if m.sum() > 10:
-            spread = max(1.0, float(np.std(pred[m] - y[m])))
-            margin = pred[m] - x[m, goal_col] + 0.5
-            out.sigma[b] = min([spread * f for f in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5)],
-                               key=lambda sg: _logloss(_normal_cdf(margin / sg), data["goal"][m]))
+            out.sigma[b] = _best_spread(pred[m], y[m], x[m, goal_col], data["goal"][m])
     return out
+
+
+def _best_spread(pred: np.ndarray, final: np.ndarray, goal: np.ndarray,
+                 reached: np.ndarray) -> float:
+    """The spread that predicts the held-out goals best (log loss), among multiples of the
+    error's own spread: the error is not quite normal near the end."""
+    spread = max(1.0, float(np.std(pred - final)))
+    margin = pred - goal + 0.5
+    return min([spread * f for f in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5)],
+               key=lambda sg: _logloss(_normal_cdf(margin / sg), reached))
 
 
 def _fit_stages(x: np.ndarray, y: np.ndarray, left: np.ndarray, train: np.ndarray,
