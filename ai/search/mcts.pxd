@@ -58,6 +58,8 @@ ctypedef struct SearchConfig:
                             # chance_signature (a hidden tile shown), descend into a child keyed by
                             # the new signature (key -2 - low 30 bits, mover -1) before the next
                             # decision, so that the tree branches on what the searcher will see
+                            # (SO-ISMCTS; a PIMC tree's reveals have one outcome each; MO-ISMCTS
+                            # does not key them)
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of
