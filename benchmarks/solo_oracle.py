@@ -14,7 +14,6 @@ the fair bot does not know (or how it plans around it) is the gap. Rows as solo_
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from multiprocessing import Pool
 from typing import Any
@@ -22,6 +21,8 @@ from typing import Any
 import engine
 from ai.bots import STRONG
 from ai.search import Searcher
+from benchmarks.solo_analysis import deal_seed, game_options
+from ladder.ratings import wilson
 
 
 def play(job: tuple[dict[str, Any], int, int]) -> tuple[float, float, int]:
@@ -41,16 +42,6 @@ def play(job: tuple[dict[str, Any], int, int]) -> tuple[float, float, int]:
     return state.returns()[0], float(state.scores()[0]), searches
 
 
-def wilson(k: float, n: int) -> tuple[float, float]:
-    """95% Wilson interval of k successes in n."""
-    if n == 0:
-        return 0.0, 1.0
-    z, p = 1.96, k / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,11 +57,11 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     with Pool(args.workers) as pool:
         for k in args.only if args.only is not None else range(9):
-            options: dict[str, Any] = {"solo": True} if k == 0 else {"challenge": k}
+            options = game_options(k)
             start = time.time()
-            jobs = [(options, args.seed * 100003 + d, args.iterations) for d in range(args.games)]
+            jobs = [(options, deal_seed(args.seed, d), args.iterations) for d in range(args.games)]
             rows = pool.map(play, jobs)
-            won = sum(r[0] for r in rows)
+            won = int(sum(r[0] for r in rows))
             lo, hi = wilson(won, len(rows))
             name = "solo" if k == 0 else f"challenge {k}"
             print(f"| {name} | {len(rows)} | {won:g} ({won / len(rows):.0%}) | {lo:.0%}-{hi:.0%} "

@@ -225,13 +225,14 @@ def calibrate(model: Model, data: dict[str, np.ndarray], seed: int = 1) -> Model
     """`model` with its solo predictions recentred on the games of the bot that will use it.
 
     A model fitted on the games of weaker bots predicts a stronger bot's final reputation too
-    low (by 4 to 11 reputation on the solo games of `strong`): its chance of the goal then sits
-    in the normal curve's flat tail, where the moves a search compares differ by hundredths.
-    Per solo table (the plain game and each challenge) and stage, the mean residual on the
-    training games of `data` (the stage's, over all tables, where a table has too few) is added to the prediction (through the bias weight and the
-    challenge's one-hot weight, so the file format and the compiled evaluation stay as they
-    are), and each stage's spread is chosen again on the held-out games as `fit` chooses it.
-    The 2-4 player weights and temperatures are kept bit for bit."""
+    low (the shipped model, on `strong`'s own solo games: by up to 11 reputation early in the
+    game, 2-4 near its end): its chance of the goal then sits in the normal curve's flat tail,
+    where the moves a search compares differ by hundredths. Per solo table (the plain game and
+    each challenge) and stage, the mean residual on the training games of `data` (the stage's
+    over all tables, where a table has too few) is added to the prediction through the bias
+    weight and the challenge's one-hot weight, so the file format and the compiled evaluation
+    stay as they are; each stage's spread is then chosen again on the held-out games as `fit`
+    chooses it. The 2-4 player weights and temperatures are kept bit for bit."""
     names = list(model.features)
     if "challenge_1" not in names or "bias" not in names:
         raise ValueError("calibrate needs the bias and challenge_k features")

@@ -3,7 +3,8 @@
 `python -m ai.learn`). The weights live in C arrays filled once from the package's data files,
 one slot per shipped model: "learned" (the current model, eval_model.json), "learned-v2" (the
 model of issue 14's first two steps, eval_model_v2.json) and "learned-v3" (the model of its third
-step, eval_model_v3.json), the older ones kept so that the bots tuned on them play as they did). `load_model` replaces a slot's model for experiments (not while a search runs)."""
+step, eval_model_v3.json), the older ones kept so that the bots tuned on them play as they did.
+`load_model` replaces a slot's model for experiments (not while a search runs)."""
 
 import json
 from pathlib import Path
@@ -150,8 +151,8 @@ def model_arrays(doc: dict) -> tuple:
 
 def load_model(path=None, slot="learned") -> dict:
     """Load a fitted model (`ai.learn` fit's file; the slot's shipped one by default) into the
-    compiled evaluation `slot` ("learned", "learned-v2" or "learned-v3") and return its description. A file
-    that `model_arrays` refuses leaves the slot as it was."""
+    compiled evaluation `slot` ("learned", "learned-v2" or "learned-v3") and return its
+    description. A file that `model_arrays` refuses leaves the slot as it was."""
     cdef int k = _slot(slot)
     p = Path(path) if path is not None else DEFAULT_MODELS[slot]
     doc = json.loads(p.read_text())

@@ -1341,9 +1341,10 @@ cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
 
 cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
     # What challenges 5-7 hide at the deal and show later: the tile of each edict slot that is
-    # no longer face down (face up, or used or removed after it was shown), hashed. The same in
-    # every determinization of one information set; 0 in games without face-down edicts. The
-    # virtual player's draws and the talent and building piles are left to the determinizations.
+    # no longer face down (face up, or used or removed after it was shown), hashed; every seat's
+    # alike, since face-up tiles are public. The same in every determinization of one information
+    # set; 0 in games without face-down edicts. Reads only: no rule step. The virtual player's
+    # draws and the talent and building piles are left to the determinizations.
     cdef const MTState* d = <const MTState*>s
     cdef uint64_t h = 0x9E3779B97F4A7C15ULL, x
     cdef uint32_t known

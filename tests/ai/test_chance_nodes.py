@@ -8,16 +8,13 @@ import pytest
 
 import engine
 from ai.search import Searcher
+from tests.mount_tai.helpers import play_random
 
 
 def _played(options: dict, seed: int, moves: int) -> engine.State:
+    """`moves` random legal moves (fewer if the game ends) from the deal of `seed`."""
     state = engine.load_game("mount-tai", **options).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return play_random(state, seed, until=lambda s: s.move_number() >= moves)
 
 
 @pytest.mark.parametrize("challenge", [5, 6, 7])
@@ -80,8 +77,26 @@ def test_chance_nodes_branch_the_tree_on_the_tile_shown_in_challenge_6():
 
 
 def test_the_chance_option_is_a_bot_option():
+    """`chance=true` in a bot spec reaches the bot's search; `strong` itself keeps it off."""
     from ai.bots import make_bot
-    bot = make_bot("strong(iterations=200,chance=true)")
     state = _played({"challenge": 7}, 4, 4)
     view = state.resample_from_infostate(state.current_player(), 1)
+    bot = make_bot("strong(iterations=200,chance=true)")
     assert bot.step(view) in state.legal_actions()
+    assert bot.searcher.config["chance"] is True
+    plain = make_bot("strong(iterations=200)")
+    plain.step(view)
+    assert plain.searcher.config["chance"] is False
+
+
+def test_the_clairvoyant_benchmark_plays_a_whole_deal():
+    """benchmarks/solo_oracle.py's `play`: a solo deal to the end, reproducible, its result
+    the game's own (reached or not, the final reputation), and searches actually run."""
+    from benchmarks.solo_oracle import play
+    from benchmarks.solo_analysis import deal_seed
+    job = ({"challenge": 6}, deal_seed(3, 0), 60)
+    first = play(job)
+    assert first == play(job)
+    reached, reputation, searches = first
+    assert reached in (0.0, 1.0) and searches > 10
+    assert (reputation >= 85) == (reached == 1.0)               # challenge 6's goal is 85

@@ -243,7 +243,8 @@ def _solo_tables(n: int = 27000) -> tuple[dict, np.ndarray, np.ndarray, np.ndarr
     x[:, names.index("goal")] = goal
     data = {"x": x, "seat": np.zeros(n, np.int8), "left": left, "final": final,
             "goal": (final >= goal).astype(np.float32),
-            "won": (final >= goal).astype(np.float32), "group": (np.arange(n) // 30).astype(np.int32),
+            "won": (final >= goal).astype(np.float32),
+            "group": (np.arange(n) // 30).astype(np.int32),
             "table": table, "game": "mount-tai"}
     weights = np.zeros((fitting.MODES, fitting.BUCKETS, len(names)))
     weights[:, :, names.index("money")] = 2.0
@@ -282,8 +283,8 @@ def test_calibration_recentres_each_solo_table_and_keeps_the_other_sizes(tmp_pat
     assert written.info["calibrated"]["seed"] == 1
 
 
-def test_calibration_refuses_data_without_solo_games_and_a_bad_model(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]):
+def test_calibration_refuses_data_without_solo_games_and_a_bad_model(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     data, *_ = _two_rules()
     _, _, _, _, model = _solo_tables(900)
     with pytest.raises(ValueError, match="solo positions"):

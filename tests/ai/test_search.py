@@ -56,6 +56,23 @@ def test_the_oracle_searches_the_given_state_as_it_is():
         assert {x["action"]: x["mean"] for x in fair["root"]}[1] < 0.7
 
 
+def test_the_oracle_on_a_view_knows_only_the_view():
+    """A bot author who runs the oracle on the view a bot is handed learns nothing: the view's
+    coin is a fresh draw, so the oracle's sure guess matches the true coin only by chance."""
+    right = 0
+    for k in range(40):
+        state = FUSION.new_initial_state(k)
+        view = state.resample_from_infostate(0, 1000 + k)
+        view.apply_action(1)                                    # gamble, then guess
+        r = Searcher(mode="ismcts", iterations=300, seed=k, oracle=True).search(view)
+        assert {x["action"]: x["mean"] for x in r["root"]}[r["action"]] > 0.99  # sure of the view
+        real = state.clone()
+        real.apply_action(1)
+        real.apply_action(r["action"])
+        right += real.returns()[0] == 1.0
+    assert 8 <= right <= 32                                     # a coin flip, not 40 of 40
+
+
 def test_no_bot_spec_can_ask_for_the_oracle():
     """The oracle reads what the seat may not know: the bot registry does not offer it."""
     from ai.bots import make_bot
