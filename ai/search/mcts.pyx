@@ -571,6 +571,23 @@ cdef void worker_free(Worker* w) noexcept nogil:
     memset(w, 0, sizeof(Worker))
 
 
+cdef int32_t _walk(Tree* tree, list since, int at, int32_t ckey):
+    """The node reached from the root by the actions `since`, through chance child `ckey` just
+    after step `at` (none if `at` < 0); NO_NODE if the tree has no such path."""
+    cdef int32_t node = 0
+    cdef int j = 0
+    for a in since:
+        node = tree_find(tree, node, a)
+        if node == NO_NODE:
+            return NO_NODE
+        if j == at:
+            node = tree_find(tree, node, ckey)
+            if node == NO_NODE:
+                return NO_NODE
+        j += 1
+    return node
+
+
 cdef class Searcher:
     """A configured search that can be asked for a move in any state of one game.
 
@@ -585,6 +602,7 @@ cdef class Searcher:
     cdef uint64_t calls
     cdef list last_history
     cdef int last_player
+    cdef uint64_t last_seen      # the root's chance signature at the last search (chance=True)
     cdef readonly dict config
     cdef object evaluation       # the game evaluation's name asked for (None: the default)
 
@@ -691,10 +709,17 @@ cdef class Searcher:
 
     cdef bint _reuse_trees(self, State state, int me) except -1:
         """Move each worker's root to the node the game reached since the last search; False if
-        the trees do not apply (then they are cleared)."""
-        cdef int i, t
-        cdef int32_t node, c
+        the trees do not apply (then they are cleared).
+
+        With chance nodes, the game's own chance signature says which chance child it took: a
+        face-down tile is shown by the same step in every determinization (which slot a move
+        uncovers is public), so at most one step since the last search can have shown what
+        the signature now holds. More than one showing since then: the trees are dropped."""
+        cdef int i, t, j, n
+        cdef int32_t node
         cdef Tree* tree
+        cdef int32_t ckey = 0
+        cdef bint shown = False
         if (not self.cfg.reuse or self.cfg.mode == MODE_PIMC or self.last_history is None
                 or me != self.last_player or self.g.observe_action != NULL):
             return False
@@ -703,19 +728,25 @@ cdef class Searcher:
         if len(history) < k or history[:k] != self.last_history:
             return False
         since = history[k:]
+        n = len(since)
+        if self.cfg.chance and self.g.chance_signature != NULL:
+            seen = self.g.chance_signature(state.data, me)
+            if seen != self.last_seen:
+                shown = True
+                ckey = -2 - <int32_t>(seen & 0x3FFFFFFF)
         for i in range(self.n_workers):
             for t in range(self.workers[i].n_trees):
                 tree = &self.workers[i].trees[t]
-                node = 0
-                for a in since:
-                    node = tree_find(tree, node, a)
-                    if node == NO_NODE:
-                        return False
-                    # A chance layer below: the history does not say which child the game took.
-                    c = tree.nodes[node].child
-                    if c != NO_NODE and tree.nodes[c].key < 0:
-                        return False
-                if tree_reroot(tree, node) != 0:
+                node = _walk(tree, since, -1, 0)
+                if shown:
+                    # The step that showed the tile: the one whose chance child the path runs
+                    # through (the first that fits).
+                    node = NO_NODE
+                    for j in range(n):
+                        node = _walk(tree, since, j, ckey)
+                        if node != NO_NODE:
+                            break
+                if node == NO_NODE or tree_reroot(tree, node) != 0:
                     return False
         return True
 
@@ -796,6 +827,8 @@ cdef class Searcher:
         action = self._choose(stats, legal)
         self.last_history = state.history()
         self.last_player = me
+        if self.cfg.chance and self.g.chance_signature != NULL:
+            self.last_seen = self.g.chance_signature(state.data, me)
         total_iters = sum(self.workers[i].iterations for i in range(self.n_workers)) if len(legal) > 1 else 0
         nodes = sum(self.workers[i].trees[t].size for i in range(self.n_workers)
                     for t in range(self.workers[i].n_trees))

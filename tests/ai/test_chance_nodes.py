@@ -54,7 +54,7 @@ def test_chance_nodes_change_nothing_where_nothing_is_hidden_at_the_deal(options
 def test_chance_nodes_branch_the_tree_on_the_tile_shown_in_challenge_6():
     """In challenge 6 the tree below a move that uncovers a face-down tile splits by the tile:
     the root statistics differ from the unkeyed search's, the budget is exact, the move legal,
-    and a game's consecutive searches (tree reuse falls back past a chance layer) stay sound."""
+    and a game's consecutive searches (reusing the tree through chance layers) stay sound."""
     state = _played({"challenge": 6}, 8, 7)
     cfg = dict(iterations=3000, seed=2, playout="heuristic", cutoff=6, evaluation="learned")
     plain = Searcher(**cfg).search(state)
@@ -74,6 +74,33 @@ def test_chance_nodes_branch_the_tree_on_the_tile_shown_in_challenge_6():
             state.apply_action(r["action"])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_tree_reuse_follows_the_tile_the_game_showed():
+    """After a move that shows a face-down tile, the next search keeps the part of its tree that
+    lies below the chance child of the tile shown: the search is reused, and it starts with
+    some, never all, of the visits the previous search gave the move played."""
+    state = engine.load_game("mount-tai", challenge=6).new_initial_state(11)
+    searcher = Searcher(iterations=600, seed=3, playout="heuristic", cutoff=6,
+                        evaluation="learned", chance=True)
+    rng = random.Random(11)
+    shown_then_reused = 0
+    previous = None
+    while not state.is_terminal():
+        if state.current_player() == 0 and len(state.legal_actions()) > 1:
+            seen = state.chance_signature(0)
+            r = searcher.search(state)
+            assert r["action"] in state.legal_actions()
+            if previous is not None and previous[0] != seen and r["reused"]:
+                shown_then_reused += 1
+                carried = sum(x["visits"] for x in r["root"]) - 600
+                assert 0 < carried < previous[1]
+            played = next(x["visits"] for x in r["root"] if x["action"] == r["action"])
+            previous = (seen, played)
+            state.apply_action(r["action"])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert shown_then_reused >= 3
 
 
 def test_the_chance_option_is_a_bot_option():
