@@ -245,6 +245,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "normalize": (bool, False, "UCB on each node's child means rescaled to [0, 1]"),
     "chance": (bool, False, "chance nodes: the tree branches on hidden tiles once shown "
                "(Mount Tai: the face-down edicts of challenges 5-7)"),
+    "chance_layers": (int, 0, "with chance: branch on at most this many reveals along a path "
+                      "(0: all)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

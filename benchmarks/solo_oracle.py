@@ -25,11 +25,15 @@ from benchmarks.solo_analysis import deal_seed, game_options
 from ladder.ratings import wilson
 
 
-def play(job: tuple[dict[str, Any], int, int]) -> tuple[float, float, int]:
-    """One deal played by the clairvoyant search: (reached, final reputation, searches)."""
-    options, seed, iterations = job
+def play(job: tuple[dict[str, Any], int, int] | tuple[dict[str, Any], int, int, dict[str, Any]]
+         ) -> tuple[float, float, int]:
+    """One deal played by the clairvoyant search: (reached, final reputation, searches). A
+    fourth item, if given, overrides options of the `strong` search (a diagnostic variant)."""
+    options, seed, iterations = job[:3]
     state = engine.load_game("mount-tai", **options).new_initial_state(seed)
     cfg = {k: v for k, v in STRONG["mount-tai"].items() if k != "millis"}
+    if len(job) > 3:
+        cfg.update(job[3])
     searcher = Searcher(**cfg, iterations=iterations, seed=seed, oracle=True)
     searches = 0
     while not state.is_terminal():
@@ -42,6 +46,20 @@ def play(job: tuple[dict[str, Any], int, int]) -> tuple[float, float, int]:
     return state.returns()[0], float(state.scores()[0]), searches
 
 
+def parse_overrides(items: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` items as search options, typed as the bot options table types them."""
+    from ai.bots import _SEARCH_OPTIONS
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or key not in _SEARCH_OPTIONS:
+            raise SystemExit(f"--set takes KEY=VALUE with KEY one of "
+                             f"{', '.join(sorted(_SEARCH_OPTIONS))}; got {item!r}")
+        kind = _SEARCH_OPTIONS[key][0]
+        out[key] = (value.lower() in ("1", "true", "yes")) if kind is bool else kind(value)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,7 +69,10 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", type=int, help="challenge games (0: plain solo)")
     ap.add_argument("--seed", type=int, default=3, help="seed of the deals")
     ap.add_argument("--missed", action="store_true", help="list the deals whose goal was missed")
+    ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="override options of the strong search, e.g. cutoff=0 c=0.7")
     args = ap.parse_args()
+    overrides = parse_overrides(args.set)
     print("| game | games | goal reached (clairvoyant) | 95% interval | mean reputation "
           "| minutes |")
     print("|---|---|---|---|---|---|")
@@ -59,7 +80,8 @@ def main() -> None:
         for k in args.only if args.only is not None else range(9):
             options = game_options(k)
             start = time.time()
-            jobs = [(options, deal_seed(args.seed, d), args.iterations) for d in range(args.games)]
+            jobs = [(options, deal_seed(args.seed, d), args.iterations, overrides)
+                    for d in range(args.games)]
             rows = pool.map(play, jobs)
             won = int(sum(r[0] for r in rows))
             lo, hi = wilson(won, len(rows))

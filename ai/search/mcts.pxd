@@ -60,6 +60,8 @@ ctypedef struct SearchConfig:
                             # decision, so that the tree branches on what the searcher will see
                             # (SO-ISMCTS; a PIMC tree's reveals have one outcome each; MO-ISMCTS
                             # does not key them)
+    int chance_layers       # with `chance`: key at most this many chance layers on an iteration's
+                            # path (the first reveals); deeper ones are averaged over. 0: all
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

@@ -389,7 +389,7 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     already determinized)."""
     cdef double rewards[MAX_GAME_PLAYERS]
     cdef int32_t node = 0, child, key
-    cdef int depth = 0, trail_len = 0, n, mover
+    cdef int depth = 0, trail_len = 0, n, mover, layers = 0
     cdef bint expanded = False
     cdef bint keyed = cfg.chance and g.chance_signature != NULL
     cdef uint64_t seen = 0, now_seen
@@ -426,6 +426,9 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
                         break
                 node = child
                 path_push(w, 0, &depth, node)
+                layers += 1
+                if layers == cfg.chance_layers:
+                    keyed = False
     playout(w, g, cfg, n_players, &trail_len, rewards)
     backprop(w, t, 0, depth, rewards)
     if cfg.playout == PLAYOUT_MAST:
@@ -615,7 +618,7 @@ cdef class Searcher:
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
                  aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
                  evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
-                 chance=False):
+                 chance=False, chance_layers=0):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -644,6 +647,9 @@ cdef class Searcher:
                              f"got {evaluation!r}")
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, got {determinizations}")
+        if not isinstance(chance_layers, int) or isinstance(chance_layers, bool) \
+                or chance_layers < 0:
+            raise ValueError(f"chance_layers must be a whole number >= 0, got {chance_layers!r}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be in 1..64, got {threads}")
         self.cfg.iterations = iterations
@@ -659,6 +665,7 @@ cdef class Searcher:
         self.cfg.normalize = 1 if normalize else 0
         self.cfg.oracle = 1 if oracle else 0
         self.cfg.chance = 1 if chance else 0
+        self.cfg.chance_layers = chance_layers
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -670,7 +677,7 @@ cdef class Searcher:
                            determinizations=determinizations, aggregate=aggregate, final=final,
                            reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
                            goal_margin=goal_margin, normalize=normalize, oracle=oracle,
-                           chance=chance)
+                           chance=chance, chance_layers=chance_layers)
 
     def __dealloc__(self):
         self._free_workers()

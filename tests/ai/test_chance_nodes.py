@@ -127,3 +127,35 @@ def test_the_clairvoyant_benchmark_plays_a_whole_deal():
     reached, reputation, searches = first
     assert reached in (0.0, 1.0) and searches > 10
     assert (reputation >= 85) == (reached == 1.0)               # challenge 6's goal is 85
+
+
+def test_the_clairvoyant_benchmark_takes_search_overrides():
+    """`--set KEY=VALUE` items become typed search options; a bad key is refused by name, and an
+    override reaches the search (a 1-iteration-deep cut-off plays another game)."""
+    from benchmarks.solo_oracle import parse_overrides, play
+    from benchmarks.solo_analysis import deal_seed
+    assert parse_overrides(["cutoff=0", "c=0.7", "chance=true"]) == \
+        {"cutoff": 0, "c": 0.7, "chance": True}
+    with pytest.raises(SystemExit, match="KEY=VALUE"):
+        parse_overrides(["depth=3"])
+    with pytest.raises(SystemExit, match="got 'cutoff'"):
+        parse_overrides(["cutoff"])
+    job = ({"challenge": 2}, deal_seed(3, 1), 60)
+    assert play(job) != play(job + ({"playout": "random", "cutoff": 0},))
+
+
+@pytest.mark.parametrize("layers", [-1, 1.5, True])
+def test_chance_layers_must_be_a_whole_number(layers):
+    with pytest.raises(ValueError, match="chance_layers"):
+        Searcher(iterations=10, chance=True, chance_layers=layers)
+
+
+def test_chance_layers_bound_the_branching_on_reveals():
+    """In challenge 7 (every pile random) a path often shows several tiles: keying only the
+    first changes the tree from keying them all, and one layer of keys is not no keys."""
+    state = _played({"challenge": 7}, 6, 5)
+    cfg = dict(iterations=2000, seed=9, playout="heuristic", cutoff=6, evaluation="learned")
+    roots = [Searcher(**cfg, **extra).search(state)["root"]
+             for extra in ({}, {"chance": True}, {"chance": True, "chance_layers": 1})]
+    assert roots[0] != roots[2] != roots[1]
+    assert Searcher(**cfg, chance=True, chance_layers=1).search(state)["root"] == roots[2]
