@@ -28,13 +28,17 @@ from ladder.ratings import wilson
 def play(job: tuple[dict[str, Any], int, int] | tuple[dict[str, Any], int, int, dict[str, Any]]
          ) -> tuple[float, float, int]:
     """One deal played by the clairvoyant search: (reached, final reputation, searches). A
-    fourth item, if given, overrides options of the `strong` search (a diagnostic variant)."""
+    fourth item, if given, overrides options of the `strong` search (a diagnostic variant); its
+    `seed`, if any, is added to the deal's seed to seed the search (another search, same deal)."""
     options, seed, iterations = job[:3]
     state = engine.load_game("mount-tai", **options).new_initial_state(seed)
     cfg = {k: v for k, v in STRONG["mount-tai"].items() if k != "millis"}
+    shift = 0
     if len(job) > 3:
         cfg.update(job[3])
-    searcher = Searcher(**cfg, iterations=iterations, seed=seed, oracle=True)
+        shift = cfg.pop("seed", 0)
+    cfg.pop("seed", None)
+    searcher = Searcher(**cfg, iterations=iterations, seed=seed + shift, oracle=True)
     searches = 0
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -69,6 +73,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", type=int, help="challenge games (0: plain solo)")
     ap.add_argument("--seed", type=int, default=3, help="seed of the deals")
     ap.add_argument("--missed", action="store_true", help="list the deals whose goal was missed")
+    ap.add_argument("--deals", type=int, nargs="*",
+                    help="these deal seeds (as --missed lists them) instead of --games/--seed")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                     help="override options of the strong search, e.g. cutoff=0 c=0.7")
     args = ap.parse_args()
@@ -80,8 +86,8 @@ def main() -> None:
         for k in args.only if args.only is not None else range(9):
             options = game_options(k)
             start = time.time()
-            jobs = [(options, deal_seed(args.seed, d), args.iterations, overrides)
-                    for d in range(args.games)]
+            deals = args.deals or [deal_seed(args.seed, d) for d in range(args.games)]
+            jobs = [(options, d, args.iterations, overrides) for d in deals]
             rows = pool.map(play, jobs)
             won = int(sum(r[0] for r in rows))
             lo, hi = wilson(won, len(rows))
