@@ -244,9 +244,11 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
                     "the goal (0: reached or not only)"),
     "normalize": (bool, False, "UCB on each node's child means rescaled to [0, 1]"),
     "chance": (bool, False, "chance nodes: the tree branches on hidden tiles once shown "
-               "(Mount Tai: the face-down edicts of challenges 5-7)"),
+               "(Mount Tai: the face-down edicts of challenges 5-7, the virtual player's draws)"),
     "chance_layers": (int, 0, "with chance: branch on at most this many reveals along a path "
                       "(0: all)"),
+    "worlds": (int, 0, "ISMCTS: determinize from this many fixed worlds per search, in turn "
+               "(0: a fresh one every iteration)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

@@ -62,6 +62,9 @@ ctypedef struct SearchConfig:
                             # does not key them)
     int chance_layers       # with `chance`: key at most this many chance layers on an iteration's
                             # path (the first reveals); deeper ones are averaged over. 0: all
+    int worlds              # SO-ISMCTS: determinize from a fixed set of this many worlds per
+                            # search, in turn (siblings compared on the same worlds: less noise);
+                            # 0: a fresh determinization every iteration
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

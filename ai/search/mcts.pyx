@@ -11,6 +11,7 @@ import math
 import threading
 import time
 
+cimport cython
 from libc.math cimport log, sqrt, INFINITY
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
@@ -384,9 +385,11 @@ cdef void mast_update(Worker* w, const GameDef* g, int trail_len, const double* 
 
 
 cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, const void* root,
-                         int me, Tree* t, bint determinize, int n_players) noexcept nogil:
+                         int me, Tree* t, bint determinize, int n_players,
+                         uint64_t world) noexcept nogil:
     """One iteration on one tree: SO-ISMCTS (determinize each time) or a PIMC tree (root
-    already determinized)."""
+    already determinized). A nonzero `world` seeds the determinization (one of a fixed set of
+    worlds, `SearchConfig.worlds`); 0 draws it from the worker's stream."""
     cdef double rewards[MAX_GAME_PLAYERS]
     cdef int32_t node = 0, child, key
     cdef int depth = 0, trail_len = 0, n, mover, layers = 0
@@ -394,9 +397,14 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     cdef bint keyed = cfg.chance and g.chance_signature != NULL
     cdef uint64_t seen = 0, now_seen
     cdef void* s = w.work
+    cdef Rng fixed
     g.copy_state(root, s)
     if determinize:
-        g.determinize(s, me, &w.rng)
+        if world != 0:
+            rng_seed(&fixed, world)
+            g.determinize(s, me, &fixed)
+        else:
+            g.determinize(s, me, &w.rng)
     path_push(w, 0, &depth, 0)
     if keyed:
         seen = g.chance_signature(s, me)
@@ -493,6 +501,7 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
         mast_update(w, g, trail_len, rewards)
 
 
+@cython.cdivision(True)   # the divisors below are never 0: n_trees >= 1, worlds > 0 where used
 cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cfg,
                              const void* root, int me, int n_players, long long max_iters,
                              double deadline) noexcept nogil:
@@ -500,6 +509,7 @@ cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cf
     cdef long long it = 0
     cdef int k
     cdef size_t size = g.state_size
+    cdef uint64_t base = rng_next(&w.rng) | 1, world = 0
     while True:
         if max_iters > 0 and it >= max_iters:
             break
@@ -507,9 +517,12 @@ cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cf
             break
         if cfg.mode == MODE_PIMC:
             k = it % w.n_trees
-            iterate_single(w, g, cfg, w.roots + k * size, me, &w.trees[k], False, n_players)
+            iterate_single(w, g, cfg, w.roots + k * size, me, &w.trees[k], False, n_players, 0)
         elif cfg.mode == MODE_ISMCTS:
-            iterate_single(w, g, cfg, root, me, &w.trees[0], not cfg.oracle, n_players)
+            if cfg.worlds > 0:
+                world = base + <uint64_t>(it % cfg.worlds) * 0x9E3779B97F4A7C15ULL
+                world = world if world != 0 else 1
+            iterate_single(w, g, cfg, root, me, &w.trees[0], not cfg.oracle, n_players, world)
         else:
             iterate_mo(w, g, cfg, root, me, n_players)
         it += 1
@@ -618,7 +631,7 @@ cdef class Searcher:
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
                  aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
                  evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
-                 chance=False, chance_layers=0):
+                 chance=False, chance_layers=0, worlds=0):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -647,9 +660,9 @@ cdef class Searcher:
                              f"got {evaluation!r}")
         if determinizations < 1:
             raise ValueError(f"determinizations must be at least 1, got {determinizations}")
-        if not isinstance(chance_layers, int) or isinstance(chance_layers, bool) \
-                or chance_layers < 0:
-            raise ValueError(f"chance_layers must be a whole number >= 0, got {chance_layers!r}")
+        for name, value in (("chance_layers", chance_layers), ("worlds", worlds)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be in 1..64, got {threads}")
         self.cfg.iterations = iterations
@@ -666,6 +679,7 @@ cdef class Searcher:
         self.cfg.oracle = 1 if oracle else 0
         self.cfg.chance = 1 if chance else 0
         self.cfg.chance_layers = chance_layers
+        self.cfg.worlds = worlds
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -677,7 +691,8 @@ cdef class Searcher:
                            determinizations=determinizations, aggregate=aggregate, final=final,
                            reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
                            goal_margin=goal_margin, normalize=normalize, oracle=oracle,
-                           chance=chance, chance_layers=chance_layers)
+                           chance=chance, chance_layers=chance_layers,
+                           worlds=worlds)
 
     def __dealloc__(self):
         self._free_workers()

@@ -1339,26 +1339,35 @@ cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
     d.rng.state = rng_next(rng)
 
 
+cdef inline uint64_t _mix(uint64_t h, uint64_t item) noexcept nogil:
+    cdef uint64_t x = h ^ item
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
 cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
-    # What challenges 5-7 hide at the deal and show later: the tile of each edict slot that is
-    # no longer face down (face up, or used or removed after it was shown), hashed; every seat's
-    # alike, since face-up tiles are public. The same in every determinization of one information
-    # set; 0 in games without face-down edicts. Reads only: no rule step. The virtual player's
-    # draws and the talent and building piles are left to the determinizations.
+    # What is hidden at the deal and shown later, hashed: the tile of each edict slot that is no
+    # longer face down (challenges 5-7: face up, or used or removed after it was shown), and in
+    # solo games the virtual player's tiles drawn so far. Every seat's alike, since both are
+    # public once shown. The same in every determinization of one information set; 0 in a
+    # several-player game without face-down edicts. Reads only: no rule step. The talent and
+    # building piles and the state's future chance are left to the determinizations.
     cdef const MTState* d = <const MTState*>s
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL, x
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL
     cdef uint32_t known
     cdef int i, j
-    if not d.opt.hidden_edicts:
+    if not d.opt.hidden_edicts and not d.opt.solo:
         return 0
-    for i in range(d.opt.n_players):
-        known = ~(d.p[i].present & ~d.p[i].faceup)
-        for j in range(N_SLOTS):
-            if (known >> j) & 1:
-                x = h ^ ((<uint64_t>i << 16) | (<uint64_t>j << 8) | d.p[i].slot_tile[j])
-                x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
-                x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
-                h = x ^ (x >> 31)
+    if d.opt.hidden_edicts:
+        for i in range(d.opt.n_players):
+            known = ~(d.p[i].present & ~d.p[i].faceup)
+            for j in range(N_SLOTS):
+                if (known >> j) & 1:
+                    h = _mix(h, (<uint64_t>i << 16) | (<uint64_t>j << 8) | d.p[i].slot_tile[j])
+    if d.opt.solo:
+        for i in range(d.vp_next):
+            h = _mix(h, (<uint64_t>0xFF << 24) | (<uint64_t>i << 8) | d.vp_tiles[i])
     return h
 
 

@@ -17,38 +17,59 @@ def _played(options: dict, seed: int, moves: int) -> engine.State:
     return play_random(state, seed, until=lambda s: s.move_number() >= moves)
 
 
-@pytest.mark.parametrize("challenge", [5, 6, 7])
-def test_the_signature_is_public_and_changes_exactly_when_a_tile_is_shown(challenge: int):
+SHOWING = {"edict_revealed", "virtual_draw"}
+
+
+@pytest.mark.parametrize("options", [{"challenge": 5}, {"challenge": 6}, {"challenge": 7},
+                                     {"solo": True}, {"challenge": 2}])
+def test_the_signature_is_public_and_changes_exactly_when_a_tile_is_shown(options: dict):
     """Every determinization of the seat's information set has the signature of the true state;
-    it changes on the moves that turn a face-down edict face up, and on no other."""
-    state = engine.load_game("mount-tai", challenge=challenge).new_initial_state(challenge)
-    rng = random.Random(challenge)
-    shown = 0
+    it changes on the moves that turn a face-down edict face up or draw a virtual player's tile,
+    and on no other."""
+    state = engine.load_game("mount-tai", **options).new_initial_state(7)
+    rng = random.Random(7)
+    shown = {kind: 0 for kind in SHOWING}
     while not state.is_terminal():
         before = state.chance_signature(0)
         views = {state.resample_from_infostate(0, 50 + j).chance_signature(0) for j in range(3)}
         assert views == {before}
         state.apply_action(rng.choice(state.legal_actions()))
-        revealed = any(e.kind == "edict_revealed" for e in state.events(state.move_number() - 1))
-        assert (state.chance_signature(0) != before) == revealed
-        shown += revealed
-    assert shown >= 5
+        kinds = {e.kind for e in state.events(state.move_number() - 1)} & SHOWING
+        assert (state.chance_signature(0) != before) == bool(kinds)
+        for kind in kinds:
+            shown[kind] += 1
+    assert shown["virtual_draw"] == 16                      # I x3, II x7, III x6
+    assert (shown["edict_revealed"] >= 5) == (options.get("challenge", 0) in (5, 6, 7))
 
 
-def test_games_without_face_down_edicts_key_nothing():
-    assert engine.load_game("mount-tai", solo=True).new_initial_state(1).chance_signature(0) == 0
+def test_several_player_games_without_face_down_edicts_key_nothing():
+    assert engine.load_game("mount-tai", players=2).new_initial_state(1).chance_signature(1) == 0
     assert engine.load_game("mount-tai", players=3).new_initial_state(1).chance_signature(2) == 0
     assert engine.load_game("dragon", players=2).new_initial_state(1).chance_signature(0) is None
 
 
-@pytest.mark.parametrize("options", [{"solo": True}, {"players": 2}, {"challenge": 2}])
+@pytest.mark.parametrize("options", [{"players": 2}, {"players": 4}])
 def test_chance_nodes_change_nothing_where_nothing_is_hidden_at_the_deal(options: dict):
-    """With no face-down edicts the signature never changes: the same tree, bit for bit."""
+    """With no face-down edicts and no virtual player the signature never changes: the same
+    tree, bit for bit."""
     state = _played(options, 3, 12)
     cfg = dict(iterations=1500, seed=4, playout="heuristic", cutoff=6, evaluation="learned")
     plain = Searcher(**cfg).search(state)
     keyed = Searcher(**cfg, chance=True).search(state)
     assert plain["root"] == keyed["root"] and plain["action"] == keyed["action"]
+
+
+def test_chance_nodes_branch_on_the_virtual_players_draw_in_solo():
+    """In the plain solo game the tree below the player's policy decision splits by the tile
+    the virtual player then draws: the root statistics differ from the unkeyed search's."""
+    state = _played({"solo": True}, 5, 6)
+    while state.current_player() != 0 or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    cfg = dict(iterations=3000, seed=2, playout="heuristic", cutoff=6, evaluation="learned")
+    plain = Searcher(**cfg).search(state)
+    keyed = Searcher(**cfg, chance=True).search(state)
+    assert keyed["iterations"] == 3000 and keyed["action"] in state.legal_actions()
+    assert plain["root"] != keyed["root"]
 
 
 def test_chance_nodes_branch_the_tree_on_the_tile_shown_in_challenge_6():

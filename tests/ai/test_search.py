@@ -218,3 +218,28 @@ def test_search_takes_any_seat_and_none_means_the_player_to_move():
     assert by_default["action"] == explicit["action"] and by_default["root"] == explicit["root"]
     other = Searcher(iterations=30, seed=3, reuse=False).search(s, 1 - me)
     assert other["action"] in s.legal_actions()
+
+
+def test_fixed_worlds_determinize_from_a_set_of_that_size():
+    """`worlds=K` draws each search's determinizations from K fixed worlds in turn. With one
+    world the search knows that world's coin, so the gamble looks like a sure win or a sure
+    loss (PIMC's fusion, on one tree); with 64 worlds it is valued near the coin flip, like a
+    fresh world each iteration, give or take the sampling error of 64 coins (the cost of a
+    fixed set). A fixed-world search is reproducible for its seed."""
+    sure = 0
+    for k in range(12):
+        state = FUSION.new_initial_state(k)
+        one = Searcher(mode="ismcts", iterations=2000, seed=k, worlds=1).search(state)
+        gamble = {x["action"]: x["mean"] for x in one["root"]}[1]
+        sure += gamble > 0.95 or gamble < 0.05
+        many = Searcher(mode="ismcts", iterations=2000, seed=k, worlds=64).search(state)
+        assert 0.3 < {x["action"]: x["mean"] for x in many["root"]}[1] < 0.7
+        again = Searcher(mode="ismcts", iterations=2000, seed=k, worlds=64).search(state)
+        assert again["root"] == many["root"]
+    assert sure == 12
+
+
+@pytest.mark.parametrize("worlds", [-1, 2.0, True])
+def test_worlds_must_be_a_whole_number(worlds):
+    with pytest.raises(ValueError, match="worlds"):
+        Searcher(iterations=10, worlds=worlds)
