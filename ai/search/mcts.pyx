@@ -509,7 +509,9 @@ cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cf
     cdef long long it = 0
     cdef int k
     cdef size_t size = g.state_size
-    cdef uint64_t base = rng_next(&w.rng) | 1, world = 0
+    cdef uint64_t base = 0, world = 0
+    if cfg.worlds > 0 and cfg.mode == MODE_ISMCTS:
+        base = rng_next(&w.rng)       # this search's set of worlds (the default draws nothing)
     while True:
         if max_iters > 0 and it >= max_iters:
             break
