@@ -665,6 +665,8 @@ cdef class Searcher:
         for name, value in (("chance_layers", chance_layers), ("worlds", worlds)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+        if worlds and mode != "ismcts":
+            raise ValueError(f"worlds applies to mode ismcts (SO-ISMCTS) only, got mode {mode!r}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be in 1..64, got {threads}")
         self.cfg.iterations = iterations

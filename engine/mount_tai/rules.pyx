@@ -1340,10 +1340,10 @@ cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
 
 
 cdef inline uint64_t _mix(uint64_t h, uint64_t item) noexcept nogil:
-    cdef uint64_t x = h ^ item
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
-    return x ^ (x >> 31)
+    # One SplitMix64 step of the shared generator (engine/core/rng.pxd) as a hash combiner.
+    cdef Rng r
+    rng_seed(&r, h ^ item)
+    return rng_next(&r)
 
 
 cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:

@@ -150,10 +150,10 @@ def test_the_clairvoyant_benchmark_plays_a_whole_deal():
     assert (reputation >= 85) == (reached == 1.0)               # challenge 6's goal is 85
 
 
-def test_the_clairvoyant_benchmark_takes_search_overrides():
-    """`--set KEY=VALUE` items become typed search options; a bad key is refused by name, and an
-    override reaches the search (a 1-iteration-deep cut-off plays another game)."""
-    from benchmarks.solo_oracle import parse_overrides, play
+def test_the_clairvoyant_benchmark_takes_search_overrides(monkeypatch):
+    """`--set KEY=VALUE` items become typed search options; a bad key is refused by name; the
+    overrides reach the clairvoyant search that `play` builds (its seed shifted by `seed`)."""
+    from benchmarks.solo_oracle import parse_overrides
     from benchmarks.solo_analysis import deal_seed
     assert parse_overrides(["cutoff=0", "c=0.7", "chance=true"]) == \
         {"cutoff": 0, "c": 0.7, "chance": True}
@@ -161,8 +161,21 @@ def test_the_clairvoyant_benchmark_takes_search_overrides():
         parse_overrides(["depth=3"])
     with pytest.raises(SystemExit, match="got 'cutoff'"):
         parse_overrides(["cutoff"])
+    import benchmarks.solo_oracle as oracle
+    seen: list[dict] = []
+
+    class Recording(Searcher):
+        def __init__(self, **kw):
+            seen.append(kw)
+            super().__init__(**kw)
+
+    monkeypatch.setattr(oracle, "Searcher", Recording)
     job = ({"challenge": 2}, deal_seed(3, 1), 60)
-    assert play(job) != play(job + ({"playout": "random", "cutoff": 0},))
+    oracle.play(job + ({"normalize": True, "seed": 5},))
+    assert seen[0]["normalize"] is True and seen[0]["oracle"] is True
+    assert seen[0]["seed"] == deal_seed(3, 1) + 5 and seen[0]["iterations"] == 60
+    oracle.play(job)
+    assert not seen[1].get("normalize") and seen[1]["seed"] == deal_seed(3, 1)
 
 
 @pytest.mark.parametrize("layers", [-1, 1.5, True])

@@ -243,3 +243,9 @@ def test_fixed_worlds_determinize_from_a_set_of_that_size():
 def test_worlds_must_be_a_whole_number(worlds):
     with pytest.raises(ValueError, match="worlds"):
         Searcher(iterations=10, worlds=worlds)
+
+
+@pytest.mark.parametrize("mode", ["pimc", "mo-ismcts"])
+def test_worlds_is_refused_where_it_would_be_ignored(mode):
+    with pytest.raises(ValueError, match="worlds applies to mode ismcts"):
+        Searcher(mode=mode, iterations=10, worlds=4)
