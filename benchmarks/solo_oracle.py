@@ -3,7 +3,9 @@
     PYTHONPATH=. .venv/bin/python benchmarks/solo_oracle.py --games 20 --only 0 6 7
 
 The same deals as benchmarks/solo_goals.py (deal d of `--seed` s is `s * 100003 + d`), played by
-the `strong` search with `oracle=True` on the referee's own state: it never determinizes, so
+the `strong` search (its Mount Tai entry, `STRONG["mount-tai"]`, without the per-variant
+entries, so that earlier figures stay reproducible: `--set normalize=true` gives the plain solo
+game's `strong`) with `oracle=True` on the referee's own state: it never determinizes, so
 it sees the face-down tiles, the virtual player's undrawn tiles and the future chance of the
 state's RNG. This is a diagnostic, not a bot: it reads what no seat may see, and nothing in
 `ai/bots.py` can build it. Where the clairvoyant search misses a goal, a fair bot with the same
