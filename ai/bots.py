@@ -273,6 +273,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
                       "(0: all)"),
     "worlds": (int, 0, "ISMCTS: determinize from this many fixed worlds per search, in turn "
                "(0: a fresh one every iteration)"),
+    "action_keys": (bool, False, "ISMCTS: key the tree by what an action does (Mount Tai: a "
+                    "face-down edict by its tile once shown, not by its slot)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

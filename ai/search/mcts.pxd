@@ -65,6 +65,11 @@ ctypedef struct SearchConfig:
     int worlds              # SO-ISMCTS: determinize from a fixed set of this many worlds per
                             # search, in turn (siblings compared on the same worlds: less noise);
                             # 0: a fresh determinization every iteration
+    int action_keys         # SO-ISMCTS: key each edge by what its action does
+                            # (GameDef.action_key: Mount Tai's face-down edicts of challenges 5-7
+                            # by tile, not slot), so that below a reveal an edge means one thing
+                            # in every determinization and the tree can follow what was shown;
+                            # 0 (or a game without action_key): by the action id
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of
@@ -73,7 +78,8 @@ ctypedef struct Node:
     int32_t parent          # index of the parent (NO_NODE for the root)
     int32_t child           # first child, or NO_NODE
     int32_t sibling         # next sibling, or NO_NODE
-    int32_t key             # the action on the edge (or, in another player's MO tree, its observation)
+    int32_t key             # the action on the edge (its GameDef.action_key with action_keys;
+                            # in another player's MO tree, its observation)
     int32_t visits          # iterations through this node
     int32_t avail           # iterations in which this edge was available (ISMCTS)
     double reward           # summed reward of `mover` over those iterations
@@ -95,6 +101,8 @@ ctypedef struct Worker:
     char* work              # scratch state, owned
     int* acts               # legal actions scratch (max_legal_actions), owned
     int* untried            # legal actions without a child yet (max_legal_actions), owned
+    int* keys               # action_keys: the legal actions' keys, ascending, w.acts permuted
+                            # to match (max_legal_actions), owned
     double* prior           # move prior scratch (max_legal_actions), owned
     double* mast_sum        # MAST: reward sums [players][num_distinct_actions], owned
     int* mast_count         # MAST: counts, same shape, owned

@@ -302,14 +302,33 @@ cdef int path_push(Worker* w, int tree, int* depth, int32_t node) noexcept nogil
     return 0
 
 
+cdef int sort_keys(Worker* w, const GameDef* g, const void* s, int n) noexcept nogil:
+    """w.keys[:n] = the action keys of the legal actions w.acts[:n] of `s`, ascending, with
+    w.acts permuted to match (an insertion sort: the keys are nearly in order)."""
+    cdef int i, j, k, a
+    for i in range(n):
+        k = g.action_key(s, w.acts[i])
+        a = w.acts[i]
+        j = i
+        while j > 0 and w.keys[j - 1] > k:
+            w.keys[j] = w.keys[j - 1]
+            w.acts[j] = w.acts[j - 1]
+            j -= 1
+        w.keys[j] = k
+        w.acts[j] = a
+    return n
+
+
 cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* cfg, Tree* t,
-                              int32_t node, const void* s, int n, int mover,
-                              bint* expanded) noexcept nogil:
-    """At `node` with the legal actions w.acts[:n] of state `s`: count availability, then either
-    add a child for an untried action (expanded = True) or pick the best child by UCB1 (plus
-    progressive bias). Returns the child, or NO_NODE if memory ran out."""
+                              int32_t node, const void* s, int n, int mover, const int* keys,
+                              int* action, bint* expanded) noexcept nogil:
+    """At `node` with the legal actions w.acts[:n] of state `s`, whose edge keys are keys[:n]
+    (ascending; w.acts itself without action keys): count availability, then either add a
+    child for an untried action (expanded = True) or pick the best child by UCB1 (plus
+    progressive bias). Returns the child and its action in `action`, or NO_NODE if memory ran
+    out."""
     cdef int32_t c = t.nodes[node].child, best = NO_NODE, child
-    cdef int i, u = 0, pick
+    cdef int i, u = 0, pick, best_i = -1
     cdef double score, best_score = -INFINITY, total, mean, lo = 0.0, hi = 1.0, span = 1.0
     cdef Node* nd
     if cfg.normalize and c != NO_NODE:
@@ -327,9 +346,9 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
             lo = 0.0
             span = 1.0
     for i in range(n):
-        while c != NO_NODE and t.nodes[c].key < w.acts[i]:
+        while c != NO_NODE and t.nodes[c].key < keys[i]:
             c = t.nodes[c].sibling
-        if c != NO_NODE and t.nodes[c].key == w.acts[i]:
+        if c != NO_NODE and t.nodes[c].key == keys[i]:
             nd = &t.nodes[c]
             nd.avail += 1
             score = ((nd.reward / nd.visits - lo) / span
@@ -339,11 +358,14 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
             if score > best_score:
                 best_score = score
                 best = c
+                best_i = i
         else:
             w.untried[u] = i
             u += 1
     if u == 0:
         expanded[0] = False
+        if best_i >= 0:
+            action[0] = w.acts[best_i]
         return best
     expanded[0] = True
     if cfg.bias > 0 and g.move_prior != NULL:
@@ -355,13 +377,14 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
         for i in range(1, u):
             if w.prior[w.untried[i]] > w.prior[pick]:
                 pick = w.untried[i]
-        child = tree_add(t, node, w.acts[pick], mover,
+        child = tree_add(t, node, keys[pick], mover,
                          <float>(w.prior[pick] / total if total > 0 else 1.0 / n))
     else:
         pick = w.untried[rng_below(&w.rng, u)]
-        child = tree_add(t, node, w.acts[pick], mover, <float>(1.0 / n))
+        child = tree_add(t, node, keys[pick], mover, <float>(1.0 / n))
     if child != NO_NODE:
         t.nodes[child].avail = 1
+    action[0] = w.acts[pick]
     return child
 
 
@@ -392,9 +415,11 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     worlds, `SearchConfig.worlds`); 0 draws it from the worker's stream."""
     cdef double rewards[MAX_GAME_PLAYERS]
     cdef int32_t node = 0, child, key
-    cdef int depth = 0, trail_len = 0, n, mover, layers = 0
+    cdef int depth = 0, trail_len = 0, n, mover, layers = 0, action = 0
     cdef bint expanded = False
     cdef bint keyed = cfg.chance and g.chance_signature != NULL
+    cdef bint by_key = cfg.action_keys and g.action_key != NULL
+    cdef const int* keys = w.keys if by_key else w.acts
     cdef uint64_t seen = 0, now_seen
     cdef void* s = w.work
     cdef Rng fixed
@@ -411,12 +436,14 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     while not g.is_terminal(s):
         mover = g.current_player(s)
         n = g.legal_actions(s, w.acts)
-        child = select_or_expand(w, g, cfg, t, node, s, n, mover, &expanded)
+        if by_key:
+            sort_keys(w, g, s, n)
+        child = select_or_expand(w, g, cfg, t, node, s, n, mover, keys, &action, &expanded)
         if child == NO_NODE:
             break
         if cfg.playout == PLAYOUT_MAST:
-            trail_push(w, &trail_len, mover, t.nodes[child].key)
-        g.apply_action(s, t.nodes[child].key)
+            trail_push(w, &trail_len, mover, action)
+        g.apply_action(s, action)
         node = child
         path_push(w, 0, &depth, node)
         if expanded:
@@ -450,7 +477,7 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
     cdef double rewards[MAX_GAME_PLAYERS]
     cdef int32_t cur[MAX_GAME_PLAYERS]
     cdef int32_t child, other
-    cdef int depth = 0, d, trail_len = 0, n, mover, q, a, key
+    cdef int depth = 0, d, trail_len = 0, n, mover, q, a = 0, key
     cdef bint expanded = False, failed = False
     cdef void* s = w.work
     cdef Tree* t
@@ -466,10 +493,9 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
         mover = g.current_player(s)
         n = g.legal_actions(s, w.acts)
         t = &w.trees[mover]
-        child = select_or_expand(w, g, cfg, t, cur[mover], s, n, mover, &expanded)
+        child = select_or_expand(w, g, cfg, t, cur[mover], s, n, mover, w.acts, &a, &expanded)
         if child == NO_NODE:
             break
-        a = t.nodes[child].key
         for q in range(n_players):
             if q == mover:
                 cur[q] = child
@@ -549,6 +575,7 @@ cdef int worker_init(Worker* w, const GameDef* g, const SearchConfig* cfg, int n
     w.work = <char*>line_alloc(g.state_size)
     w.acts = <int*>line_alloc(g.max_legal_actions * sizeof(int))
     w.untried = <int*>line_alloc(g.max_legal_actions * sizeof(int))
+    w.keys = <int*>line_alloc(g.max_legal_actions * sizeof(int))
     w.prior = <double*>line_alloc(g.max_legal_actions * sizeof(double))
     w.path_cap = 256
     w.path = <int32_t*>line_alloc(w.n_trees * w.path_cap * sizeof(int32_t))
@@ -562,7 +589,7 @@ cdef int worker_init(Worker* w, const GameDef* g, const SearchConfig* cfg, int n
         if w.mast_sum == NULL or w.mast_count == NULL:
             return -1
     if (w.trees == NULL or w.work == NULL or w.acts == NULL or w.untried == NULL
-            or w.prior == NULL or w.path == NULL or w.trail == NULL
+            or w.prior == NULL or w.path == NULL or w.trail == NULL or w.keys == NULL
             or (cfg.mode == MODE_PIMC and w.roots == NULL)):
         return -1
     for i in range(w.n_trees):
@@ -581,6 +608,7 @@ cdef void worker_free(Worker* w) noexcept nogil:
     free(w.work)
     free(w.acts)
     free(w.untried)
+    free(w.keys)
     free(w.prior)
     free(w.mast_sum)
     free(w.mast_count)
@@ -621,6 +649,7 @@ cdef class Searcher:
     cdef list last_history
     cdef int last_player
     cdef uint64_t last_seen      # the root's chance signature at the last search (chance=True)
+    cdef dict last_keys          # action_keys: the last root's legal actions -> their edge keys
     cdef readonly dict config
     cdef object evaluation       # the game evaluation's name asked for (None: the default)
 
@@ -633,7 +662,7 @@ cdef class Searcher:
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
                  aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
                  evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
-                 chance=False, chance_layers=0, worlds=0):
+                 chance=False, chance_layers=0, worlds=0, action_keys=False):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -667,6 +696,9 @@ cdef class Searcher:
                 raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
         if worlds and mode != "ismcts":
             raise ValueError(f"worlds applies to mode ismcts (SO-ISMCTS) only, got mode {mode!r}")
+        if action_keys and mode != "ismcts":
+            raise ValueError(f"action_keys applies to mode ismcts (SO-ISMCTS) only, got mode "
+                             f"{mode!r}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be in 1..64, got {threads}")
         self.cfg.iterations = iterations
@@ -684,19 +716,21 @@ cdef class Searcher:
         self.cfg.chance = 1 if chance else 0
         self.cfg.chance_layers = chance_layers
         self.cfg.worlds = worlds
+        self.cfg.action_keys = 1 if action_keys else 0
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
         self.calls = 0
         self.last_history = None
         self.last_player = -1
+        self.last_keys = None
         self.config = dict(mode=mode, iterations=iterations, millis=millis, c=c, reward=reward,
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
                            reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
                            goal_margin=goal_margin, normalize=normalize, oracle=oracle,
                            chance=chance, chance_layers=chance_layers,
-                           worlds=worlds)
+                           worlds=worlds, action_keys=action_keys)
 
     def __dealloc__(self):
         self._free_workers()
@@ -755,6 +789,12 @@ cdef class Searcher:
             return False
         since = history[k:]
         n = len(since)
+        if self.last_keys is not None:
+            # Edges are keyed by what an action did in the state it was played in, which only
+            # the last root's keys tell: one step since then can be followed, more cannot.
+            if n != 1 or since[0] not in self.last_keys:
+                return False
+            since = [self.last_keys[since[0]]]
         if self.cfg.chance and self.g.chance_signature != NULL:
             seen = self.g.chance_signature(state.data, me)
             if seen != self.last_seen:
@@ -816,6 +856,7 @@ cdef class Searcher:
                 for t in range(self.workers[i].n_trees):
                     tree_clear(&self.workers[i].trees[t])
         self.calls += 1
+        root_keys = self._keys_of(state)
         # PIMC: fresh determinized roots per worker and tree.
         if self.cfg.mode == MODE_PIMC:
             for i in range(self.n_workers):
@@ -850,9 +891,13 @@ cdef class Searcher:
                 th.join()
         seconds = time.perf_counter() - start
         stats = self._root_stats(me)
+        if root_keys is not None:
+            by_key = {k: a for a, k in root_keys.items()}
+            stats = {by_key[k]: v for k, v in stats.items() if k in by_key}
         action = self._choose(stats, legal)
         self.last_history = state.history()
         self.last_player = me
+        self.last_keys = root_keys
         if self.cfg.chance and self.g.chance_signature != NULL:
             self.last_seen = self.g.chance_signature(state.data, me)
         total_iters = sum(self.workers[i].iterations for i in range(self.n_workers)) if len(legal) > 1 else 0
@@ -873,6 +918,12 @@ cdef class Searcher:
                 key=lambda r: (-r["visits"], r["action"]),
             ),
         }
+
+    cdef object _keys_of(self, State state):
+        """With action keys: {legal action of `state`: its edge key}; else None."""
+        if not self.cfg.action_keys or self.g.action_key == NULL:
+            return None
+        return {a: self.g.action_key(state.data, a) for a in state.legal_actions()}
 
     cdef dict _root_stats(self, int me):
         """Root child statistics summed over workers (and PIMC trees), by action."""

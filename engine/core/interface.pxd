@@ -119,3 +119,12 @@ ctypedef struct GameDef:
     # of its tree by the id after an action that changed it, so that it plans on what it will
     # see instead of averaging over it. NULL: nothing is keyed.
     uint64_t (*chance_signature)(const void* s, int observer) noexcept nogil
+
+    # What `action` (legal in `s`) does, as the mover sees it: an id in
+    # [0, num_distinct_actions), distinct among the legal actions of `s`, and the same in every
+    # state of one information set for actions that do the same thing, even where the game
+    # names them by a place whose content differs between determinizations (Mount Tai: using
+    # the edict tile in slot k is keyed by the tile, not the slot). A search keys its tree's
+    # edges by it (SearchConfig.action_keys), so that a deep node's edge means one thing in
+    # every determinization that reaches it. Must not change `s`. NULL: the action id itself.
+    int (*action_key)(const void* s, int action) noexcept nogil

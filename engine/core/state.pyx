@@ -297,6 +297,21 @@ cdef class State:
             return None
         return self.gdef.chance_signature(self.data, p)
 
+    def action_key(self, action) -> int:
+        """What the legal `action` does, as an id the search keys its tree by
+        (GameDef.action_key): the same in every determinization of the mover's information set
+        for actions that do the same thing; the action itself where the game names every
+        action by what it does. IllegalActionError for an action that is not legal now."""
+        try:
+            v = as_index(action, "action")
+        except TypeError as e:
+            raise IllegalActionError(f"action {_safe_repr(action)} is not legal: {e}") from None
+        if not self._legal_int(v):
+            raise IllegalActionError(self._illegal_message(v))
+        if self.gdef.action_key == NULL:
+            return v
+        return self.gdef.action_key(self.data, v)
+
     # -- copies and determinization -------------------------------------------------------------
 
     def clone(self) -> State:

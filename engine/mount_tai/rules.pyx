@@ -1410,6 +1410,20 @@ cdef double _goal(const void* s) noexcept nogil:
     return solo_goal(<const MTState*>s)
 
 
+cdef int _action_key(const void* s, int action) noexcept nogil:
+    # Where edict tiles lie face down (challenges 5-7), the tile an action on an uncovered slot
+    # takes, removes or swaps differs between determinizations once a move has uncovered the
+    # slot: such actions are keyed by the tile (always face up once uncovered), in their own
+    # action range. Everywhere else a slot always holds the same tile: the action itself.
+    cdef const MTState* d = <const MTState*>s
+    cdef int base
+    if not d.opt.hidden_edicts or action < A_USE or action >= A_SWAP + N_SLOTS:
+        return action
+    base = (A_USE if action < A_TIDY else A_TIDY if action < A_REMOVE
+            else A_REMOVE if action < A_SWAP else A_SWAP)
+    return base + d.p[d.cur].slot_tile[action - base] - 1
+
+
 cdef GameDef _GAMEDEF
 memset(&_GAMEDEF, 0, sizeof(GameDef))
 _GAMEDEF.name = b"mount-tai"
@@ -1441,6 +1455,7 @@ _GAMEDEF.evaluator_names[3] = b"learned-v3" # the same with the model of issue 1
 _GAMEDEF.evaluators[3] = mt_evaluate_learned_v3
 _GAMEDEF.goal = _goal
 _GAMEDEF.chance_signature = _chance_signature
+_GAMEDEF.action_key = _action_key
 
 
 cdef const GameDef* mt_gamedef() noexcept nogil:
