@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--penalties", type=float, nargs="+", default=list(LAMBDAS),
                    help="ridge penalties to choose from on the held-out games "
                         f"(default: {' '.join(f'{v:g}' for v in LAMBDAS)})")
+    f.add_argument("--own-tables", type=int, nargs="+", default=[], metavar="TABLE",
+                   help="solo tables (0 the plain game, 1-8 the challenge games) given weights "
+                        "and spreads of their own, fitted on their games together")
     f.add_argument("--keep", metavar="MODEL",
                    help="a model file whose weights the sizes not in --own keep (default: fit "
                         "them too)")
@@ -88,8 +91,11 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--own: table sizes are 1 (solo) to {fitting.MODES} players")
         if any(not lam > 0 for lam in args.penalties):
             ap.error("--penalties must be positive")
-        if args.keep and not args.own:
-            ap.error("--keep needs --own: the sizes fitted anew")
+        if any(not 0 <= t < fitting.SOLO_TABLES for t in args.own_tables):
+            ap.error(f"--own-tables: solo tables are 0 (the plain game) to "
+                     f"{fitting.SOLO_TABLES - 1}")
+        if args.keep and not args.own and not args.own_tables:
+            ap.error("--keep needs --own or --own-tables: what is fitted anew")
         kept = None
         if args.keep:
             try:
@@ -112,10 +118,14 @@ def main(argv: list[str] | None = None) -> int:
         print("after:\n" + fitting.report(data, model, seed=args.seed))
         return 0
     if args.command == "fit":
-        model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own),
-                            penalties=tuple(args.penalties))
+        try:
+            model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own),
+                                penalties=tuple(args.penalties),
+                                own_tables=tuple(args.own_tables))
+        except ValueError as e:
+            ap.error(str(e))
         if kept is not None:
-            model = fitting.keep(model, kept, tuple(args.own))
+            model = fitting.keep(model, kept, tuple(args.own), tuple(args.own_tables))
         fitting.save(model, args.out)
         print(fitting.report(data, model, seed=args.seed))
         return 0

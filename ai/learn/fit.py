@@ -6,6 +6,10 @@ compiled evaluation is one dot product). The file holds weights per table size (
 players): one shared fit, except for the sizes listed in `own`, fitted on their own games. Own
 weights always fit the held-out games better, but only at 2 players did they also play better
 (solo and 4 players played worse: ai/STRONG_MOUNT_TAI.md), so the shipped model is `own=(2,)`.
+Some solo tables (the plain game, a challenge game: `own_tables`) may also have weights and
+spreads of their own, fitted on their games (file version 3). The shipped model has none: fitted
+on 3,000 and on 6,000 games of challenges 6 and 7, such weights predicted those games better but
+did not play them better (ai/STRONG_MOUNT_TAI.md, issue 14's eighth step).
 
 On top of it, the evaluation needs a spread: a solo game's chance of reaching the goal is
 P(final >= goal) under a normal error with the held-out residual spread of that stage (`sigma`);
@@ -27,6 +31,9 @@ BUCKETS = 17                      # decisions left 0..16
 MODES = 4                         # table sizes: solo, 2, 3, 4 players (index = players - 1)
 MODE_NAMES = ("solo", "2 players", "3 players", "4 players")
 PLAYER_COLUMNS = tuple(f"players_{k}" for k in range(1, MODES + 1))  # one-hot features
+SOLO_TABLES = 9                   # solo tables: the plain game (0), challenge games 1..8
+SOLO_TABLE_NAMES = ("solo", *(f"challenge {k}" for k in range(1, SOLO_TABLES)))
+CHALLENGE_COLUMNS = tuple(f"challenge_{k}" for k in range(1, SOLO_TABLES))  # one-hot features
 MIN_ROWS = 50                     # fewer training positions in a cell: the shared fit serves
 LAMBDAS = (0.1, 1.0, 10.0, 100.0, 1000.0)
 HOLD_OUT = 0.2                    # share of games held out
@@ -41,17 +48,45 @@ class Model:
     sigma: np.ndarray             # [BUCKETS]: held-out residual spread (solo games)
     temp: np.ndarray              # [MODES, BUCKETS]: softmax temperature (several players)
     info: dict[str, Any] = field(default_factory=dict)
+    # Solo tables with weights of their own: table -> (weights [BUCKETS, F], sigma [BUCKETS]).
+    solo_tables: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     def predict(self, x: np.ndarray, left: np.ndarray) -> np.ndarray:
         b = np.clip(left, 0, BUCKETS - 1)
         m = modes_of(x, self.features)
-        return np.einsum("nf,nf->n", x.astype(np.float64), self.weights[m, b])
+        w = self.weights[m, b]
+        if self.solo_tables:
+            tables = tables_of(x, self.features)
+            for t, (tw, _) in self.solo_tables.items():
+                rows = tables == t
+                w[rows] = tw[b[rows]]
+        return np.einsum("nf,nf->n", x.astype(np.float64), w)
+
+    def spread(self, x: np.ndarray, left: np.ndarray) -> np.ndarray:
+        """Each solo row's error spread (its table's own, else the solo one)."""
+        b = np.clip(left, 0, BUCKETS - 1)
+        out = self.sigma[b].copy()
+        if self.solo_tables:
+            tables = tables_of(x, self.features)
+            for t, (_, sg) in self.solo_tables.items():
+                rows = tables == t
+                out[rows] = sg[b[rows]]
+        return out
 
 
 def modes_of(x: np.ndarray, names: list[str]) -> np.ndarray:
     """Each row's table size as a mode index (players - 1), from its one-hot player columns."""
     cols = [names.index(c) for c in PLAYER_COLUMNS]
     return np.argmax(x[:, cols], axis=1)
+
+
+def tables_of(x: np.ndarray, names: list[str]) -> np.ndarray:
+    """Each row's solo table (0 the plain solo game, k challenge game k), -1 for several
+    players, from its one-hot player and challenge columns."""
+    cols = [names.index(c) for c in CHALLENGE_COLUMNS]
+    ch = x[:, cols]
+    table = np.where(ch.max(axis=1) > 0.5, np.argmax(ch, axis=1) + 1, 0)
+    return np.where(modes_of(x, names) == 0, table, -1)
 
 
 def load(paths: list[str]) -> dict[str, np.ndarray]:
@@ -146,10 +181,15 @@ def _mlp_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
-        own: tuple[int, ...] = (), penalties: tuple[float, ...] = LAMBDAS) -> Model:
+        own: tuple[int, ...] = (), penalties: tuple[float, ...] = LAMBDAS,
+        own_tables: tuple[int, ...] = ()) -> Model:
     """Ridge weights per stage, each penalty chosen on the held-out games: one shared fit, and
     for the table sizes in `own` (player counts, 1 = solo) a fit on their own games; then the
     solo spread and the softmax temperatures (per size for the sizes fitted on their own).
+    The solo tables in `own_tables` (0 the plain game, k challenge game k) get weights of their
+    own, one fit on all their games together (a table's one-hot column tells them apart), and
+    each its own spread; the shared and solo weights and the solo spread are then fitted on
+    the other tables' games only.
     `penalties` are the ridge penalties tried (on standardized features)."""
     if hidden:
         raise ValueError("the shipped model is the ridge one (--hidden 0); fit_mlp is an "
@@ -161,27 +201,43 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     y = data["final"].astype(np.float64)
     left = np.clip(data["left"], 0, BUCKETS - 1)
     mode = modes_of(x, names)
-    everyone = np.ones(len(y), dtype=bool)
     if not penalties or any(not lam > 0 for lam in penalties):
         raise ValueError(f"ridge penalties must be positive, got {list(penalties)}")
     bad = [k for k in own if not 1 <= k <= MODES]
     if bad:
         raise ValueError(f"table sizes are 1 (solo) to {MODES} players, got {bad}")
-    shared, shared_lams = _fit_stages(x, y, left, train, test, everyone, penalties)
+    bad = [t for t in own_tables if not 0 <= t < SOLO_TABLES]
+    if bad:
+        raise ValueError(f"solo tables are 0 (the plain game) to {SOLO_TABLES - 1}, got {bad}")
+    tables = tables_of(x, names)
+    if any(not (tables == t).any() for t in own_tables):
+        missing = [t for t in own_tables if not (tables == t).any()]
+        raise ValueError(f"no positions of solo table(s) {missing} to fit")
+    own_rows = np.isin(tables, list(own_tables))
+    # The solo tables with weights of their own do not pull the weights the others share.
+    shared, shared_lams = _fit_stages(x, y, left, train, test, ~own_rows, penalties)
     weights = np.repeat(shared[None], MODES, axis=0)
     lambdas: dict[str, list[float | None]] = {"shared": shared_lams}
     own_modes = sorted({k - 1 for k in own})
     for m in own_modes:
-        w, lams = _fit_stages(x, y, left, train, test, mode == m, penalties, fallback=shared)
+        w, lams = _fit_stages(x, y, left, train, test, (mode == m) & ~own_rows, penalties,
+                              fallback=shared)
         weights[m] = w
         lambdas[MODE_NAMES[m]] = lams
+    solo_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    if own_tables:
+        tw, lams = _fit_stages(x, y, left, train, test, own_rows, penalties, fallback=weights[0])
+        lambdas[" + ".join(SOLO_TABLE_NAMES[t] for t in sorted(own_tables))] = lams
+        solo_tables = {t: (tw, np.ones(BUCKETS)) for t in sorted(own_tables)}
     model = Model(data["game"], names, weights, np.ones(BUCKETS), np.ones((MODES, BUCKETS)),
                   {"seed": seed, "lambda": lambdas,
                    "own_fit": [MODE_NAMES[m] for m in own_modes],
-                   "positions": int(len(y)), "games": int(len(np.unique(data["group"])))})
+                   "own_tables": [SOLO_TABLE_NAMES[t] for t in sorted(own_tables)],
+                   "positions": int(len(y)), "games": int(len(np.unique(data["group"])))},
+                  solo_tables)
     # Spread and temperature from the held-out games, fitted on the training ones only.
     pred = model.predict(x, left)
-    solo = mode == 0
+    solo = (mode == 0) & ~own_rows
     goal_col = names.index("goal")
     for b in range(BUCKETS):
         m = test & solo & (left == b)
@@ -189,6 +245,13 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
             model.sigma[b] = _best_spread(pred[m], y[m], x[m, goal_col], data["goal"][m])
         else:
             model.sigma[b] = model.sigma[b - 1] if b else 3.0
+    for t, (_, sg) in solo_tables.items():
+        for b in range(BUCKETS):
+            m = test & (tables == t) & (left == b)
+            if m.sum() > 10:
+                sg[b] = _best_spread(pred[m], y[m], x[m, goal_col], data["goal"][m])
+            else:
+                sg[b] = sg[b - 1] if b else model.sigma[b]
     # The shared temperatures go with the shared weights (so that a size fitted on its own
     # leaves the others exactly as a shared-only fit would).
     pred_shared = np.einsum("nf,nf->n", x, shared[left])
@@ -200,25 +263,34 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     return model
 
 
-def keep(model: Model, kept: Model, own: tuple[int, ...]) -> Model:
+def keep(model: Model, kept: Model, own: tuple[int, ...], own_tables: tuple[int, ...] = ()
+         ) -> Model:
     """`model` with every table size not in `own` (player counts, 1 = solo) taken from `kept`:
-    its weights, its temperatures and, for solo, its spreads. A new fit of some sizes (on more
-    games of theirs) then leaves the others exactly as shipped."""
-    if not own:
-        raise ValueError("keep needs the sizes fitted anew (own)")
+    its weights, its temperatures and, for solo, its spreads (and its solo tables of their own);
+    the solo tables in `own_tables` come from `model` whatever else is kept. A new fit of some
+    tables (on more games of theirs) then leaves the others exactly as shipped."""
+    if not own and not own_tables:
+        raise ValueError("keep needs the sizes or solo tables fitted anew (own, own_tables)")
     if list(kept.features) != list(model.features):
         raise ValueError("the kept model has other features than this fit")
+    missing = [t for t in own_tables if t not in model.solo_tables]
+    if missing:
+        raise ValueError(f"the fit has no weights of their own for solo table(s) {missing}")
     own_modes = {k - 1 for k in own}
     weights, temp, sigma = model.weights.copy(), model.temp.copy(), model.sigma.copy()
     for m in range(MODES):
         if m not in own_modes:
             weights[m] = kept.weights[m]
             temp[m] = kept.temp[m]
+    solo_tables = dict(model.solo_tables) if 0 in own_modes else dict(kept.solo_tables)
     if 0 not in own_modes:
         sigma = kept.sigma.copy()
+    for t in own_tables:
+        solo_tables[t] = model.solo_tables[t]
     info = dict(model.info, kept={"sizes": [MODE_NAMES[m] for m in range(MODES)
                                             if m not in own_modes], "from": kept.info})
-    return Model(model.game, model.features, weights, sigma, temp, info)
+    return Model(model.game, model.features, weights, sigma, temp, info,
+                 {t: solo_tables[t] for t in sorted(solo_tables)})
 
 
 def calibrate(model: Model, data: dict[str, np.ndarray], seed: int = 1) -> Model:
@@ -236,6 +308,9 @@ def calibrate(model: Model, data: dict[str, np.ndarray], seed: int = 1) -> Model
     names = list(model.features)
     if "challenge_1" not in names or "bias" not in names:
         raise ValueError("calibrate needs the bias and challenge_k features")
+    if model.solo_tables:
+        raise ValueError("calibrate recentres the shared solo weights: give it a model without "
+                         "solo tables of their own")
     x = data["x"].astype(np.float64)
     y = data["final"].astype(np.float64)
     left = np.clip(data["left"], 0, BUCKETS - 1)
@@ -349,28 +424,35 @@ def _fit_temps(data: dict[str, np.ndarray], pred: np.ndarray, mask: np.ndarray,
 
 def save(model: Model, path: str) -> None:
     """Write the model file the engine loads (version 2: weights [modes][stages][features],
-    temperatures [modes][stages])."""
-    doc = {"format": FORMAT, "version": 2, "game": model.game, "features": model.features,
-           "buckets": BUCKETS, "modes": list(MODE_NAMES),
+    temperatures [modes][stages]; version 3, when some solo tables have weights of their own:
+    also "solo_tables", {table name: {weights [stages][features], sigma [stages]}})."""
+    doc = {"format": FORMAT, "version": 3 if model.solo_tables else 2, "game": model.game,
+           "features": model.features, "buckets": BUCKETS, "modes": list(MODE_NAMES),
            "weights": model.weights.round(6).tolist(),
            "sigma": model.sigma.round(4).tolist(), "temp": model.temp.round(4).tolist(),
            "info": model.info}
+    if model.solo_tables:
+        doc["solo_tables"] = {SOLO_TABLE_NAMES[t]: {"weights": w.round(6).tolist(),
+                                                    "sigma": sg.round(4).tolist()}
+                              for t, (w, sg) in sorted(model.solo_tables.items())}
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
 
 
 def read(path: str) -> Model:
     """A model file of either version, checked and shaped by the engine's own reader
     (`engine.mount_tai.learned.model_arrays`: version 1 serves every table size alike)."""
-    from engine.mount_tai.learned import model_arrays
+    from engine.mount_tai.learned import model_arrays, model_tables
     doc = json.loads(Path(path).read_text())
     if doc.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file")
     try:
         weights, sigma, temp = model_arrays(doc)
+        own = model_tables(doc)
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
     return Model(doc["game"], doc["features"], np.asarray(weights), np.asarray(sigma),
-                 np.asarray(temp), doc.get("info", {}))
+                 np.asarray(temp), doc.get("info", {}),
+                 {t: (np.asarray(w), np.asarray(sg)) for t, (w, sg) in sorted(own.items())})
 
 
 def _hand_solo(x: np.ndarray, names: list[str], left: np.ndarray) -> np.ndarray:
@@ -455,8 +537,7 @@ def _prob_goal(model: Model, x: np.ndarray, left: np.ndarray, names: list[str]) 
     """P(final >= goal) under a normal error of the stage's spread (final scores are whole)."""
     pred = model.predict(x, left)
     goal = x[:, names.index("goal")]
-    sigma = model.sigma[np.clip(left, 0, BUCKETS - 1)]
-    return _normal_cdf((pred - goal + 0.5) / sigma)
+    return _normal_cdf((pred - goal + 0.5) / model.spread(x, left))
 
 
 def _normal_cdf(z: np.ndarray) -> np.ndarray:

@@ -4,7 +4,12 @@
 one slot per shipped model: "learned" (the current model, eval_model.json), "learned-v2" (the
 model of issue 14's first two steps, eval_model_v2.json) and "learned-v3" (the model of its third
 step, eval_model_v3.json), the older ones kept so that the bots tuned on them play as they did.
-`load_model` replaces a slot's model for experiments (not while a search runs)."""
+`load_model` replaces a slot's model for experiments (not while a search runs).
+
+Weights are held per table: the plain solo game, each of the eight challenge games, 2, 3 and 4
+players. A model file gives weights per table size (solo, 2, 3, 4 players); since version 3 it
+may also give some solo tables weights (and spreads) of their own, which the other solo tables
+do not share."""
 
 import json
 from pathlib import Path
@@ -19,22 +24,25 @@ from engine.core.state cimport State as CoreState
 cdef enum:
     N_STAGES = 17       # decisions left 0..16
     N_MODES = 4         # table sizes: solo, 2, 3, 4 players (index = players - 1)
+    N_SOLO_TABLES = 9   # the plain solo game (0) and challenge games 1..8
+    N_TABLES = 12       # solo tables 0..8, then 2, 3 and 4 players (9..11)
     N_MODELS = 3        # models loaded side by side (SLOTS below)
 
-# Per slot: prediction = LW[slot][mode][stage] . features
-cdef double LW[N_MODELS][N_MODES][N_STAGES][N_FEATURES]
-cdef double SIGMA[N_MODELS][N_STAGES]           # held-out error spread per stage (solo goal)
+# Per slot: prediction = LW[slot][table][stage] . features
+cdef double LW[N_MODELS][N_TABLES][N_STAGES][N_FEATURES]
+cdef double SIGMA[N_MODELS][N_SOLO_TABLES][N_STAGES]  # held-out error spread (solo goal)
 cdef double TEMP[N_MODELS][N_MODES][N_STAGES]   # softmax temperature per mode and stage
 cdef bint READY[N_MODELS]                       # a model is loaded in the slot
-READY[0] = False
-READY[1] = False
-READY[2] = False
+for _k in range(N_MODELS):
+    READY[_k] = False
 
 # Slot names (the evaluations' names in GameDef.evaluators) and their shipped model files.
 SLOTS = ("learned", "learned-v2", "learned-v3")
 DEFAULT_MODELS = {"learned": Path(__file__).with_name("eval_model.json"),
                   "learned-v2": Path(__file__).with_name("eval_model_v2.json"),
                   "learned-v3": Path(__file__).with_name("eval_model_v3.json")}
+# The solo tables a version 3 file may give weights of their own, by name (index = table).
+SOLO_TABLES = ("solo", *(f"challenge {k}" for k in range(1, N_SOLO_TABLES)))
 DEFAULT_MODEL = DEFAULT_MODELS["learned"]
 _info: dict = {name: {} for name in SLOTS}
 
@@ -49,6 +57,14 @@ cdef inline int mode_of(const MTState* s) noexcept nogil:
     return 0 if m < 0 else (N_MODES - 1 if m >= N_MODES else m)
 
 
+cdef inline int table_of(const MTState* s) noexcept nogil:
+    """The weights' table: a solo game's challenge number (0: the plain game), else 8 + mode."""
+    cdef int m = mode_of(s)
+    if m > 0:
+        return N_SOLO_TABLES - 1 + m
+    return s.opt.challenge if s.opt.challenge < N_SOLO_TABLES else 0
+
+
 cdef double predict(int slot, const void* s, int seat, int* stage) noexcept nogil:
     cdef double f[N_FEATURES]
     cdef double v = 0.0
@@ -56,7 +72,7 @@ cdef double predict(int slot, const void* s, int seat, int* stage) noexcept nogi
     cdef const double* w
     mt_features(s, seat, f)
     b = stage_of(f)
-    w = LW[slot][mode_of(<const MTState*>s)][b]
+    w = LW[slot][table_of(<const MTState*>s)][b]
     for i in range(N_FEATURES):
         v += w[i] * f[i]
     stage[0] = b
@@ -84,7 +100,8 @@ cdef void slot_evaluate(int slot, const void* vs, double* out) noexcept nogil:
         return
     if s.opt.solo:
         est[0] = predict(slot, vs, 0, &b)
-        out[0] = 0.5 * (1.0 + erf((est[0] - solo_goal(s) + 0.5) / (SIGMA[slot][b] * sqrt(2.0))))
+        out[0] = 0.5 * (1.0 + erf((est[0] - solo_goal(s) + 0.5)
+                                  / (SIGMA[slot][table_of(s)][b] * sqrt(2.0))))
         return
     for i in range(n):
         est[i] = predict(slot, vs, i, &b)
@@ -145,28 +162,63 @@ def model_arrays(doc: dict) -> tuple:
     for b in range(N_STAGES):
         if not sg[b] > 0 or any(not mt[b] > 0 for mt in tp):
             raise ValueError("sigma and temp must be positive")
+    model_tables(doc)
     return ([[[float(v) for v in r] for r in mw] for mw in w], [float(v) for v in sg],
             [[float(v) for v in mt] for mt in tp])
 
 
+def model_tables(doc: dict) -> dict:
+    """The solo tables a model file gives weights of their own (version 3's "solo_tables"):
+    {table index (0 the plain solo game, 1-8 the challenge games): (weights [stages][features],
+    sigma [stages])}, checked; empty for earlier versions. Raises ValueError for an unknown
+    table, a wrong shape or a spread that is not positive."""
+    own = doc.get("solo_tables", {}) if doc.get("version", 1) >= 3 else {}
+    if not isinstance(own, dict):
+        raise ValueError("solo_tables must map solo table names to weights and sigma")
+    out = {}
+    for name, entry in own.items():
+        if name not in SOLO_TABLES:
+            raise ValueError(f"no solo table {name!r}; solo tables: {', '.join(SOLO_TABLES)}")
+        w = entry.get("weights") if isinstance(entry, dict) else None
+        sg = entry.get("sigma") if isinstance(entry, dict) else None
+        if not (isinstance(w, list) and len(w) == N_STAGES
+                and all(isinstance(r, list) and len(r) == N_FEATURES for r in w)
+                and isinstance(sg, list) and len(sg) == N_STAGES):
+            raise ValueError(f"solo table {name!r}: the shape is not {N_STAGES} x {N_FEATURES} "
+                             f"weights and {N_STAGES} spreads")
+        if any(not v > 0 for v in sg):
+            raise ValueError(f"solo table {name!r}: sigma must be positive")
+        out[SOLO_TABLES.index(name)] = ([[float(v) for v in r] for r in w],
+                                        [float(v) for v in sg])
+    return out
+
+
 def load_model(path=None, slot="learned") -> dict:
     """Load a fitted model (`ai.learn` fit's file; the slot's shipped one by default) into the
-    compiled evaluation `slot` ("learned", "learned-v2" or "learned-v3") and return its
-    description. A file that `model_arrays` refuses leaves the slot as it was."""
+    compiled evaluation `slot` (one of SLOTS) and return its description. A file that
+    `model_arrays` refuses leaves the slot as it was. Each solo table takes the solo weights
+    and spreads unless the file gives it its own."""
     cdef int k = _slot(slot)
+    cdef int t, m, b, i
     p = Path(path) if path is not None else DEFAULT_MODELS[slot]
     doc = json.loads(p.read_text())
     try:
         w, sg, tp = model_arrays(doc)
+        own = model_tables(doc)
     except ValueError as e:
         raise ValueError(f"{p}: {e}") from None
-    for m in range(N_MODES):
+    for t in range(N_TABLES):
+        m = 0 if t < N_SOLO_TABLES else t - (N_SOLO_TABLES - 1)
+        tw = own[t][0] if t in own else w[m]
         for b in range(N_STAGES):
             for i in range(N_FEATURES):
-                LW[k][m][b][i] = w[m][b][i]
+                LW[k][t][b][i] = tw[b][i]
+    for m in range(N_MODES):
+        for b in range(N_STAGES):
             TEMP[k][m][b] = tp[m][b]
-    for b in range(N_STAGES):
-        SIGMA[k][b] = sg[b]
+    for t in range(N_SOLO_TABLES):
+        for b in range(N_STAGES):
+            SIGMA[k][t][b] = own[t][1][b] if t in own else sg[b]
     READY[k] = True
     _info[slot] = dict(path=str(p), **doc.get("info", {}))
     return dict(_info[slot])
@@ -187,6 +239,19 @@ def projection(state, seat, slot="learned") -> float:
     if st.gdef.name != b"mount-tai":
         raise ValueError(f"projection: a Mount Tai state is needed, got {st.game.name!r}")
     return slot_projection(k, st.data, check_seat(state, seat))
+
+
+def evaluate(state, slot="learned") -> list:
+    """The learned evaluation `slot` of a Mount Tai state, each seat's value in [0, 1] (what a
+    search's cut-off scores: a solo game's chance of reaching the goal, else each seat's share
+    of the win); the hand-written evaluation while no model is loaded."""
+    cdef int k = _slot(slot)
+    cdef CoreState st = <CoreState?>state
+    cdef double out[MAX_PLAYERS]
+    if st.gdef.name != b"mount-tai":
+        raise ValueError(f"evaluate: a Mount Tai state is needed, got {st.game.name!r}")
+    slot_evaluate(k, st.data, out)
+    return [out[i] for i in range((<const MTState*>st.data).opt.n_players)]
 
 
 for _name in SLOTS:

@@ -295,3 +295,94 @@ def test_calibration_refuses_data_without_solo_games_and_a_bad_model(
               "--out", str(out)])
     assert "--model" in capsys.readouterr().err
     assert not out.exists()
+
+
+def _solo_rules() -> tuple[dict, np.ndarray, np.ndarray, np.ndarray]:
+    """Solo positions of the plain game and of challenges 6 and 7 whose final score follows one
+    rule of a feature in the plain game and another in the two challenges: (data, x, left,
+    final)."""
+    from engine.mount_tai.knowledge import FEATURE_NAMES
+    names = list(FEATURE_NAMES)
+    rng = np.random.default_rng(5)
+    n = 6000
+    x = np.zeros((n, len(names)), dtype=np.float32)
+    x[:, 0] = 1.0
+    x[:, names.index("players_1")] = 1.0
+    table = np.array([0, 6, 7])[np.arange(n) % 3]
+    for t in (6, 7):
+        x[table == t, names.index(f"challenge_{t}")] = 1.0
+    grain = rng.integers(0, 20, n).astype(np.float32)
+    x[:, names.index("grain")] = grain
+    x[:, names.index("goal")] = np.where(table == 0, 80.0, 85.0)
+    left = rng.integers(0, fitting.BUCKETS, n).astype(np.int8)
+    x[:, names.index("decisions_left")] = left
+    final = np.where(table == 0, 60.0 + grain, 100.0 - 2.0 * grain).astype(np.float32)
+    data = {"x": x, "seat": np.zeros(n, np.int8), "left": left, "final": final,
+            "goal": (final >= x[:, names.index("goal")]).astype(np.float32),
+            "won": np.ones(n, np.float32), "group": (np.arange(n) // 30).astype(np.int32),
+            "table": table.astype(np.int8), "game": "mount-tai"}
+    return data, x, left, final
+
+
+def test_solo_tables_of_their_own_learn_their_rule_and_leave_the_others_shared(tmp_path: Path):
+    """Challenges 6 and 7 fitted on their own (together) recover their rule; the plain solo
+    game keeps the solo weights, now fitted on its games alone; the file is version 3 and
+    reads back the same."""
+    data, x, left, final = _solo_rules()
+    model = fitting.fit(data, seed=1, own_tables=(6, 7))
+    assert sorted(model.solo_tables) == [6, 7]
+    tables = fitting.tables_of(x, list(model.features))
+    err = model.predict(x, left) - final
+    assert np.abs(err).max() < 0.5
+    assert (model.solo_tables[6][0] == model.solo_tables[7][0]).all()   # one fit for both
+    shared = fitting.fit(data, seed=1)
+    assert np.abs(shared.predict(x, left) - final)[tables != 0].mean() > 5.0
+    assert (model.spread(x, left)[tables == 6] == model.solo_tables[6][1][left[tables == 6]]).all()
+    path = tmp_path / "m.json"
+    fitting.save(model, str(path))
+    import json
+    doc = json.loads(path.read_text())
+    assert doc["version"] == 3 and sorted(doc["solo_tables"]) == ["challenge 6", "challenge 7"]
+    back = fitting.read(str(path))
+    assert np.allclose(back.predict(x, left), model.predict(x, left), atol=1e-3)
+    with pytest.raises(ValueError, match="solo tables"):
+        fitting.fit(data, own_tables=(9,))
+    with pytest.raises(ValueError, match="no positions"):
+        fitting.fit(data, own_tables=(3,))
+
+
+def test_keep_takes_only_the_solo_tables_fitted_anew(tmp_path: Path):
+    """A fit of challenges 6 and 7 kept onto a shipped model: those two tables from the fit,
+    every table size, spread and temperature exactly as shipped; through the command line too."""
+    data, x, left, final = _solo_rules()
+    kept = fitting.fit(data, seed=2)
+    kept.weights += 0.5
+    kept.sigma[:] = 6.0
+    new = fitting.fit(data, seed=1, own_tables=(6, 7))
+    model = fitting.keep(new, kept, (), (6, 7))
+    assert (model.weights == kept.weights).all() and (model.sigma == kept.sigma).all()
+    assert (model.temp == kept.temp).all()
+    assert (model.solo_tables[6][0] == new.solo_tables[6][0]).all()
+    with pytest.raises(ValueError, match="own"):
+        fitting.keep(new, kept, ())
+    with pytest.raises(ValueError, match="solo table"):
+        fitting.keep(new, kept, (), (5,))
+    data_path, kept_path, out = tmp_path / "d.npz", tmp_path / "kept.json", tmp_path / "m.json"
+    np.savez(data_path, **data)
+    fitting.save(kept, str(kept_path))
+    assert main(["fit", str(data_path), "--own-tables", "6", "7", "--keep", str(kept_path),
+                 "--out", str(out)]) == 0
+    written, shipped = fitting.read(str(out)), fitting.read(str(kept_path))
+    assert (written.weights == shipped.weights).all() and sorted(written.solo_tables) == [6, 7]
+    plain = fitting.tables_of(x, list(written.features)) == 0
+    assert np.allclose(written.predict(x, left)[plain], shipped.predict(x, left)[plain])
+
+
+@pytest.mark.parametrize("bad", [["--own-tables", "9"], ["--own-tables", "-1"]])
+def test_fit_refuses_a_bad_solo_table_before_reading_anything(
+        tmp_path: Path, bad: list[str], capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "m.json"
+    with pytest.raises(SystemExit):
+        main(["fit", str(tmp_path / "missing.npz"), "--out", str(out), *bad])
+    assert "--own-tables" in capsys.readouterr().err
+    assert not out.exists()

@@ -249,3 +249,77 @@ def test_the_earlier_model_is_kept_for_the_bots_tuned_with_it():
         assert (learned.projection(s, 0) == learned.projection(s, 0, "learned-v3")) is same
     with pytest.raises(ValueError, match="no learned evaluation slot 'v9'"):
         learned.load_model(None, "v9")
+
+
+def _v3_with_tables(doc: dict, tables: dict[str, float], sigma: float = 4.0) -> dict:
+    """`doc` as a version 3 model whose named solo tables have weights of their own: zero but the
+    constant (the given value), and the spread `sigma` at every stage."""
+    n = len(doc["features"])
+    own = {name: {"weights": [[value] + [0.0] * (n - 1) for _ in range(17)],
+                  "sigma": [sigma] * 17} for name, value in tables.items()}
+    return dict(doc, version=3, solo_tables=own)
+
+
+def test_a_solo_table_with_weights_of_its_own_is_scored_by_them(tmp_path: Path):
+    """Version 3: challenge 6's own weights and spread serve challenge 6 only; every other solo
+    table keeps the solo weights, and 2-4 players their own."""
+    doc = _constant_model(json.loads(learned.DEFAULT_MODEL.read_text()), [10.0, 20.0, 30.0, 40.0])
+    path = tmp_path / "tables.json"
+    path.write_text(json.dumps(_v3_with_tables(doc, {"challenge 6": 85.0})))
+    before = learned.model_info()
+    try:
+        learned.load_model(path)
+        for options, want in (({"challenge": 6}, 85.0), ({"challenge": 7}, 10.0),
+                              ({"solo": True}, 10.0), ({"challenge": 5}, 10.0),
+                              ({"players": 2}, 20.0), ({"players": 4}, 40.0)):
+            s = _play(engine.load_game("mount-tai", **options).new_initial_state(2), 15)
+            assert learned.projection(s, 0) == pytest.approx(want), options
+        # Challenge 6's goal is 85: a prediction of 85 with the table's spread of 4 is a
+        # chance of P(N(0, 4) >= -0.5) to reach it.
+        s = _play(engine.load_game("mount-tai", challenge=6).new_initial_state(2), 15)
+        assert learned.evaluate(s)[0] == pytest.approx(0.5 * (1 + math.erf(0.5 / (4 * 2 ** 0.5))))
+        model = fitting.read(str(path))              # the fitting side reads it alike
+        assert sorted(model.solo_tables) == [6]
+        assert (model.solo_tables[6][1] == 4.0).all()
+    finally:
+        learned.load_model(before["path"])
+    assert learned.model_info() == before
+
+
+@pytest.mark.parametrize("tables, message", [
+    ({"challenge 9": 1.0}, "no solo table 'challenge 9'"),
+    ({"2 players": 1.0}, "no solo table '2 players'"),
+])
+def test_a_version_3_file_naming_an_unknown_table_is_refused(tmp_path: Path, tables, message):
+    before = learned.model_info()
+    doc = json.loads(learned.DEFAULT_MODEL.read_text())
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(_v3_with_tables(doc, tables)))
+    with pytest.raises(ValueError, match=message):
+        learned.load_model(path)
+    with pytest.raises(ValueError, match=message):
+        fitting.read(str(path))
+    assert learned.model_info() == before
+
+
+def test_a_version_3_file_with_a_bad_solo_table_is_refused_and_the_loaded_one_kept(
+        tmp_path: Path):
+    before = learned.model_info()
+    s = _play(engine.load_game("mount-tai", challenge=6).new_initial_state(3), 20)
+    value = learned.projection(s, 0)
+    doc = json.loads(learned.DEFAULT_MODEL.read_text())
+    path = tmp_path / "bad.json"
+    good = _v3_with_tables(doc, {"challenge 6": 1.0})
+    short = json.loads(json.dumps(good))
+    short["solo_tables"]["challenge 6"]["weights"] = short["solo_tables"]["challenge 6"]["weights"][:-1]
+    path.write_text(json.dumps(short))
+    with pytest.raises(ValueError, match="shape"):
+        learned.load_model(path)
+    path.write_text(json.dumps(_v3_with_tables(doc, {"challenge 6": 1.0}, sigma=0.0)))
+    with pytest.raises(ValueError, match="positive"):
+        learned.load_model(path)
+    path.write_text(json.dumps(dict(good, solo_tables=[1, 2])))
+    with pytest.raises(ValueError, match="solo_tables"):
+        learned.load_model(path)
+    assert learned.model_info() == before
+    assert learned.projection(s, 0) == value
