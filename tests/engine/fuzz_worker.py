@@ -256,8 +256,9 @@ class Fuzzer:
         self.fuzz_search(where, st, n)
 
     def fuzz_actions(self, where: str, st: State, legal: list[int], n_actions: int) -> None:
-        """apply_action / is_legal with illegal, huge and lying actions."""
+        """apply_action / is_legal / action_key with illegal, huge and lying actions."""
         illegal = [a for a in (-1, n_actions, n_actions + 1, *range(n_actions)) if a not in legal]
+        self.fuzz_action_key(where, st, legal, illegal)
         for a in illegal[:20]:
             self.check(f"{where} is_legal({a})", st, lambda: expect_false(st.is_legal(a)), "ok")
             self.check(f"{where} apply_action({a})", st, lambda: st.apply_action(a), "refuse",
@@ -296,6 +297,24 @@ class Fuzzer:
             self.check(f"{where} apply_action(Liar({first},{a0}))", st,
                        lambda: st.apply_action(Liar(first, a0)), "refuse",
                        accept=(IllegalActionError,), lead=first > C_INT_MAX)
+
+    def fuzz_action_key(self, where: str, st: State, legal: list[int],
+                        illegal: list[int]) -> None:
+        """action_key: an int for every legal action (a lying argument is read once), a clear
+        IllegalActionError for anything else, the state unchanged either way."""
+        for a in legal[:20]:
+            ok, key = self.check(f"{where} action_key({a})", st, lambda: st.action_key(a), "ok")
+            if ok and type(key) is not int:
+                self.fail(f"{where} action_key({a})", f"returned {short(key)}, not an int")
+        for v in [*illegal[:10], *HUGE, *junk()]:
+            self.check(f"{where} action_key({v!r})", st, lambda: st.action_key(v), "refuse",
+                       accept=(IllegalActionError,))
+        if legal:
+            want = st.action_key(legal[0])
+            ok, got = self.check(f"{where} action_key(Liar)", st,
+                                 lambda: st.action_key(Liar(legal[0], 2**100)), "ok")
+            if ok and got != want:
+                self.fail(f"{where} action_key(Liar)", f"{got!r} != {want!r}")
 
     def fuzz_strings(self, where: str, st: State, legal: list[int]) -> None:
         """string_to_action: an answer must be legal; anything else an accepted error."""
@@ -490,9 +509,11 @@ STATE_METHODS: dict[str, tuple[tuple[str, str], ...]] = {
     "next_to_water": (("seat", "seat"), ("cell", "cell")),
     "effect_possible": (("seat", "seat"), ("effect", "effect")),
     "level3_value": (("seat", "seat"), ("talent", "talent")),
-    # Fuzzed by their own sections: fuzz_actions, fuzz_strings, fuzz_records, action_to_string,
+    # Fuzzed by their own sections: fuzz_actions (is_legal, apply_action, action_key),
+    # fuzz_strings, fuzz_records, action_to_string,
     # snapshot.
     "is_legal": (("action", "action"),), "apply_action": (("action", "action"),),
+    "action_key": (("action", "action"),),
     "string_to_action": (("text", "text"),), "action_to_string": (("action", "action"),),
     "from_record": (("record", "record"),), "from_json": (("text", "json"),),
     "snapshot": (("hidden", "flag"),),
