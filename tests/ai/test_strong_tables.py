@@ -1,5 +1,6 @@
 """The `strong` bot's per-variant configuration: a table entry "<game>/<variant>" changes the
-search in that variant only (issue 14's seventh step: normalized UCB in the plain solo game)."""
+search in that variant only (issue 14's seventh step: normalized UCB in the plain solo game; its
+eighth: the cut-off after 16 decisions in challenges 6 and 7)."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,7 @@ import engine
 from ai.bots import PREVIOUS_STRONG, STRONG, make_bot, strong_config, table_variant
 from tests.mount_tai.helpers import play_random
 
-BASE = ("c=0.35,cutoff=6,reward=win,playout=heuristic,epsilon=0.2,evaluation=learned,"
+BASE = ("c=0.35,reward=win,playout=heuristic,epsilon=0.2,evaluation=learned,"
         "goal_margin=0.1,seed=4,iterations=300")
 
 
@@ -32,33 +33,49 @@ def test_each_mount_tai_game_names_its_variant(options: dict[str, Any], variant:
 def test_a_variant_entry_changes_only_what_it_lists() -> None:
     solo = strong_config(STRONG, engine.load_game("mount-tai", solo=True))
     assert solo == dict(STRONG["mount-tai"], normalize=True)
-    for options in ({"challenge": 6}, {"challenge": 1}, {"players": 2}, {"players": 3}):
+    assert strong_config(STRONG, engine.load_game("mount-tai", challenge=6)) \
+        == dict(STRONG["mount-tai"], cutoff=16)
+    for options in ({"challenge": 7}, {"challenge": 5}, {"challenge": 1}, {"players": 2},
+                    {"players": 3}):
         assert strong_config(STRONG, engine.load_game("mount-tai", **options)) \
             == STRONG["mount-tai"], options
-    # strong-v5 keeps one search for every table.
-    assert strong_config(PREVIOUS_STRONG["strong-v5"],
-                         engine.load_game("mount-tai", solo=True)) == STRONG["mount-tai"]
+    # strong-v5 keeps one search for every table; strong-v6 normalizes in the plain solo game.
+    for k in (0, 6, 7):
+        game = engine.load_game("mount-tai", **({"challenge": k} if k else {"solo": True}))
+        assert strong_config(PREVIOUS_STRONG["strong-v5"], game) == STRONG["mount-tai"]
+        assert strong_config(PREVIOUS_STRONG["strong-v6"], game) \
+            == dict(STRONG["mount-tai"], **({} if k else {"normalize": True}))
     assert strong_config(STRONG, engine.load_game("dragon")) == STRONG["dragon"]
 
 
-@pytest.mark.parametrize("options, normalized", [
-    ({"solo": True}, True), ({"challenge": 6}, False), ({"challenge": 2}, False),
-    ({"players": 2}, False)])
-def test_strong_searches_as_its_variant_says(options: dict[str, Any], normalized: bool) -> None:
+@pytest.mark.parametrize("options, variant", [
+    ({"solo": True}, "normalize=true,cutoff=6"), ({"challenge": 6}, "cutoff=16"),
+    ({"challenge": 7}, "cutoff=6"), ({"challenge": 2}, "cutoff=6"), ({"players": 2}, "cutoff=6")])
+def test_strong_searches_as_its_variant_says(options: dict[str, Any], variant: str) -> None:
+    """`strong` searches as its table's entry for the variant spells out, `strong-v6` as the
+    seventh step's table, `strong-v5` as the plain search everywhere. The variant's options
+    change this position's search (else the comparisons could not fail)."""
     view = _view(options)
-    now = make_bot("strong(iterations=300,seed=4)").analyse(view.clone())["root"]
-    before = make_bot("strong-v5(iterations=300,seed=4)").analyse(view.clone())["root"]
-    plain = make_bot(f"ismcts({BASE})").analyse(view.clone())["root"]
-    norm = make_bot(f"ismcts({BASE},normalize=true)").analyse(view.clone())["root"]
-    assert norm != plain   # the option changes this search, so the next lines can fail
-    assert before == plain
-    assert now == (norm if normalized else plain)
+    def root(spec: str) -> Any:
+        return make_bot(spec).analyse(view.clone())["root"]
+    now = root("strong(iterations=300,seed=4)")
+    v6 = root("strong-v6(iterations=300,seed=4)")
+    v5 = root("strong-v5(iterations=300,seed=4)")
+    plain = root(f"ismcts({BASE},cutoff=6)")
+    own = root(f"ismcts({BASE},{variant})")
+    seventh = root(f"ismcts({BASE},cutoff=6{',normalize=true' if 'normalize' in variant else ''})")
+    if variant != "cutoff=6":
+        assert own != plain
+    assert now == own and v6 == seventh and v5 == plain
 
 
 def test_an_override_beats_the_variant_entry() -> None:
     view = _view({"solo": True})
     off = make_bot("strong(iterations=300,seed=4,normalize=false)").analyse(view.clone())["root"]
-    assert off == make_bot(f"ismcts({BASE})").analyse(view.clone())["root"]
+    assert off == make_bot(f"ismcts({BASE},cutoff=6)").analyse(view.clone())["root"]
+    view = _view({"challenge": 6})
+    six = make_bot("strong(iterations=300,seed=4,cutoff=6)").analyse(view.clone())["root"]
+    assert six == make_bot(f"ismcts({BASE},cutoff=6)").analyse(view.clone())["root"]
 
 
 def test_one_strong_bot_switches_configuration_between_variants() -> None:
@@ -77,3 +94,7 @@ def test_the_bot_listing_shows_the_variant_where_it_differs() -> None:
     assert "mount-tai/solo True" in listed["strong"]
     assert "mount-tai/solo" not in listed["strong-v5"]
     assert "mount-tai/solo 0.35" not in listed["strong"]   # unchanged values are not repeated
+    assert "mount-tai/challenge-6 16" in listed["strong"]
+    assert "challenge-7" not in listed["strong"]
+    assert "mount-tai/solo True" in listed["strong-v6"]
+    assert "challenge-6" not in listed["strong-v6"]
