@@ -1,6 +1,6 @@
 """The `strong` bot's per-variant configuration: a table entry "<game>/<variant>" changes the
 search in that variant only (issue 14's seventh step: normalized UCB in the plain solo game; its
-eighth: the cut-off after 16 decisions in challenges 6 and 7)."""
+eighth: the cut-off after 16 decisions in challenge 6)."""
 from __future__ import annotations
 
 from typing import Any
