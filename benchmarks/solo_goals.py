@@ -6,8 +6,8 @@ solo challenge, the yardstick the rulebook prints (reputation goals from 80 to 9
 Each row: the game, games played, goals reached with a 95% Wilson interval, the mean final
 reputation and the bot's time per move. Game k of the challenge starts with the bonus the
 rulebook carries into it (the carried talent or buildings), which the bot chooses at setup like
-any other decision. `--seed` picks another set of deals, `--model` loads a learned evaluation model file in
-place of the shipped one.
+any other decision. `--seed` picks another set of deals, `--model` loads a learned evaluation
+model file in place of the shipped one.
 """
 from __future__ import annotations
 
