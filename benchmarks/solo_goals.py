@@ -7,7 +7,8 @@ Each row: the game, games played, goals reached with a 95% Wilson interval, the 
 reputation and the bot's time per move. Game k of the challenge starts with the bonus the
 rulebook carries into it (the carried talent or buildings), which the bot chooses at setup like
 any other decision. `--seed` picks another set of deals, `--model` loads a learned evaluation
-model file in place of the shipped one.
+model file in place of the shipped one, `--option KEY=VALUE` sets a game option (a fixed carried
+bonus, say).
 """
 from __future__ import annotations
 
@@ -26,15 +27,19 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", type=int, help="challenge games (0: plain solo)")
     ap.add_argument("--seed", type=int, default=3, help="seed of the deals")
     ap.add_argument("--model", help="a learned evaluation model file to load first")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game option for every game (repeatable), e.g. bonus_buildings=mint")
     args = ap.parse_args()
     if args.model:
         from engine.mount_tai import learned
         learned.load_model(args.model)     # before the workers fork: they inherit it
+    extra = dict(o.split("=", 1) for o in args.option)
     print("| game | games | goal reached | 95% interval | mean reputation | time per move "
           "| minutes |")
     print("|---|---|---|---|---|---|---|")
     for k in args.only if args.only is not None else range(9):
         options: dict[str, Any] = {"solo": True} if k == 0 else {"challenge": k}
+        options.update(extra)
         start = time.time()
         r = head_to_head("mount-tai", args.bot, [], args.games, options=options,
                          workers=args.workers, seed=args.seed)
