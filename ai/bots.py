@@ -279,6 +279,9 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "bias": (float, 0.0, "progressive bias weight on the move prior (0: off)"),
     "final": (str, "visits", "final move by most visits or best mean"),
     "reuse": (bool, True, "keep the tree between moves where it still applies"),
+    "reuse_reveals": (bool, True, "with reuse: keep the tree also after the game showed the "
+                      "bot a hidden tile (false: start afresh then; Mount Tai: a face-down "
+                      "edict or the virtual player's draw)"),
     "threads": (int, 1, "root-parallel threads"),
     "seed": (int, 0, "seed (a search with an iteration budget is reproducible)"),
     "evaluation": (str, None, "the game's evaluation the cut-off uses, by name (Mount Tai: "

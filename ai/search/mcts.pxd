@@ -46,6 +46,10 @@ ctypedef struct SearchConfig:
     double millis           # wall-clock budget in milliseconds (0: none)
     int final_move          # FINAL_*
     int reuse               # keep the tree between moves where it still applies (ISMCTS modes)
+    int reuse_reveals       # with `reuse` (and without `chance`): keep it also after the game
+                            # showed the searcher something hidden (its chance_signature
+                            # changed). 0: start afresh then, since the kept statistics were
+                            # summed over determinizations it now knows to be false
     int normalize           # UCB on each node's child means rescaled to [0, 1] (min..max of the
                             # node's children), so that rewards in a narrow band (a solo game's
                             # small goal chances) still steer the search; 0: raw means

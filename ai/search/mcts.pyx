@@ -648,7 +648,8 @@ cdef class Searcher:
     cdef uint64_t calls
     cdef list last_history
     cdef int last_player
-    cdef uint64_t last_seen      # the root's chance signature at the last search (chance=True)
+    cdef uint64_t last_seen      # the root's chance signature at the last search (chance=True
+                                 # or reuse_reveals=False)
     cdef dict last_keys          # action_keys: the last root's legal actions -> their edge keys
     cdef readonly dict config
     cdef object evaluation       # the game evaluation's name asked for (None: the default)
@@ -660,7 +661,7 @@ cdef class Searcher:
 
     def __init__(self, *, mode="ismcts", iterations=0, millis=0.0, c=0.7, reward="win",
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
-                 aggregate="visits", final="visits", reuse=True, threads=1, seed=0,
+                 aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1, seed=0,
                  evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
                  chance=False, chance_layers=0, worlds=0, action_keys=False):
         def pick(table, value, what):
@@ -709,6 +710,7 @@ cdef class Searcher:
         self.cfg.bias = bias
         self.cfg.determinizations = determinizations
         self.cfg.reuse = 1 if reuse else 0
+        self.cfg.reuse_reveals = 1 if reuse_reveals else 0
         self.cfg.evaluator = -1
         self.cfg.goal_margin = goal_margin
         self.cfg.normalize = 1 if normalize else 0
@@ -727,7 +729,7 @@ cdef class Searcher:
         self.config = dict(mode=mode, iterations=iterations, millis=millis, c=c, reward=reward,
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
-                           reuse=reuse, threads=threads, seed=seed, evaluation=evaluation,
+                           reuse=reuse, reuse_reveals=reuse_reveals, threads=threads, seed=seed, evaluation=evaluation,
                            goal_margin=goal_margin, normalize=normalize, oracle=oracle,
                            chance=chance, chance_layers=chance_layers,
                            worlds=worlds, action_keys=action_keys)
@@ -774,7 +776,9 @@ cdef class Searcher:
         With chance nodes, the game's own chance signature says which chance child it took: a
         face-down tile is shown by the same step in every determinization (which slot a move
         uncovers is public), so at most one step since the last search can have shown what
-        the signature now holds. More than one showing since then: the trees are dropped."""
+        the signature now holds. More than one showing since then: the trees are dropped.
+        Without chance nodes and with `reuse_reveals` off, any showing since the last search
+        drops them: their statistics were summed over worlds the searcher now knows false."""
         cdef int i, t, j, n
         cdef int32_t node
         cdef Tree* tree
@@ -800,6 +804,9 @@ cdef class Searcher:
             if seen != self.last_seen:
                 shown = True
                 ckey = -2 - <int32_t>(seen & 0x3FFFFFFF)
+        elif not self.cfg.reuse_reveals and self.g.chance_signature != NULL:
+            if self.g.chance_signature(state.data, me) != self.last_seen:
+                return False
         for i in range(self.n_workers):
             for t in range(self.workers[i].n_trees):
                 tree = &self.workers[i].trees[t]
@@ -898,7 +905,7 @@ cdef class Searcher:
         self.last_history = state.history()
         self.last_player = me
         self.last_keys = root_keys
-        if self.cfg.chance and self.g.chance_signature != NULL:
+        if (self.cfg.chance or not self.cfg.reuse_reveals) and self.g.chance_signature != NULL:
             self.last_seen = self.g.chance_signature(state.data, me)
         total_iters = sum(self.workers[i].iterations for i in range(self.n_workers)) if len(legal) > 1 else 0
         nodes = sum(self.workers[i].trees[t].size for i in range(self.n_workers)
