@@ -72,23 +72,54 @@ def _play(job: tuple[str, dict[str, Any], list[str], int, int]
             float(result.scores[seat_a]))
 
 
-def head_to_head(game: str, a: str, others: list[str], deals: int, options: dict | None = None,
-                 seed: int = 0, workers: int = 2) -> MatchResult:
-    """Bot spec `a` against the specs `others` (one per other seat) over `deals` deals, A taking
-    every seat of each deal in turn."""
+@dataclass
+class GameResult:
+    """One game of A's: the deal's seed, the seat A took, its share of the win (a solo game: 1
+    if the goal was reached), its rank, its final score, and the seconds it spent on its moves
+    and how many moves it made."""
+
+    deal: int
+    seat: int
+    win: float
+    rank: int
+    score: float
+    seconds: float
+    moves: int
+
+    @property
+    def seconds_per_move(self) -> float:
+        return self.seconds / max(1, self.moves)
+
+
+def play_games(game: str, a: str, others: list[str], deals: int, options: dict | None = None,
+               seed: int = 0, workers: int = 2, first: int = 0) -> list[GameResult]:
+    """Every game of `head_to_head`, one result each, in deal order (deal d is dealt from
+    `seed * 100003 + d`, d from `first`)."""
     options = dict(options or {})
     players = len(others) + 1
     options["players"] = players
     jobs = []
-    for d in range(deals):
+    for d in range(first, first + deals):
         for seat in range(players):
             specs = list(others)
             specs.insert(seat, a)
             jobs.append((game, options, specs, seat, seed * 100003 + d))
     with mp.get_context("fork").Pool(workers) as pool:
         results = pool.map(_play, jobs, chunksize=1)
-    wins = sum(r[0] for r in results)
-    ranks = sum(r[1] for r in results) / len(results)
-    secs = sum(r[2] for r in results) / max(1, sum(r[3] for r in results))
-    score = sum(r[4] for r in results) / len(results)
-    return MatchResult(len(results), wins, ranks, secs, score)
+    return [GameResult(job[4], job[3], r[0], r[1], r[4], r[2], r[3])
+            for job, r in zip(jobs, results)]
+
+
+def head_to_head(game: str, a: str, others: list[str], deals: int, options: dict | None = None,
+                 seed: int = 0, workers: int = 2) -> MatchResult:
+    """Bot spec `a` against the specs `others` (one per other seat) over `deals` deals, A taking
+    every seat of each deal in turn."""
+    return summarize(play_games(game, a, others, deals, options, seed, workers))
+
+
+def summarize(games: list[GameResult]) -> MatchResult:
+    """A's results over `games`, as a MatchResult (the time per move over all of A's moves)."""
+    n = max(1, len(games))
+    return MatchResult(len(games), sum(g.win for g in games), sum(g.rank for g in games) / n,
+                       sum(g.seconds for g in games) / max(1, sum(g.moves for g in games)),
+                       sum(g.score for g in games) / n)
