@@ -1,7 +1,7 @@
 """The `strong` bot's per-variant configuration: a table entry "<game>/<variant>" changes the
 search in that variant only (issue 14's seventh step: normalized UCB in the plain solo game; its
-eighth: the cut-off after 16 decisions in challenge 6; its tenth: challenge 6's tree started
-afresh after a reveal)."""
+eighth: the cut-off after 16 decisions in challenge 6; its tenth: the tree started afresh
+after a reveal in challenges 6 and 7)."""
 from __future__ import annotations
 
 from typing import Any
@@ -38,7 +38,11 @@ def test_a_variant_entry_changes_only_what_it_lists() -> None:
         == dict(STRONG["mount-tai"], cutoff=16, reuse_reveals=False)
     assert strong_config(PREVIOUS_STRONG["strong-v7"], engine.load_game("mount-tai", challenge=6)) \
         == dict(STRONG["mount-tai"], cutoff=16)
-    for options in ({"challenge": 7}, {"challenge": 5}, {"challenge": 1}, {"players": 2},
+    assert strong_config(STRONG, engine.load_game("mount-tai", challenge=7)) \
+        == dict(STRONG["mount-tai"], reuse_reveals=False)
+    assert strong_config(PREVIOUS_STRONG["strong-v7"], engine.load_game("mount-tai", challenge=7)) \
+        == STRONG["mount-tai"]
+    for options in ({"challenge": 5}, {"challenge": 1}, {"players": 2},
                     {"players": 3}):
         assert strong_config(STRONG, engine.load_game("mount-tai", **options)) \
             == STRONG["mount-tai"], options
@@ -98,7 +102,8 @@ def test_the_bot_listing_shows_the_variant_where_it_differs() -> None:
     assert "mount-tai/solo" not in listed["strong-v5"]
     assert "mount-tai/solo 0.35" not in listed["strong"]   # unchanged values are not repeated
     assert "mount-tai/challenge-6 16" in listed["strong"]
-    assert "challenge-7" not in listed["strong"]
+    assert "mount-tai/challenge-7 False" in listed["strong"]
+    assert "challenge-7" not in listed["strong-v7"]
     assert "mount-tai/solo True" in listed["strong-v6"]
     assert "challenge-6" not in listed["strong-v6"]
     assert "mount-tai/challenge-6 False" in listed["strong"]
@@ -106,9 +111,9 @@ def test_the_bot_listing_shows_the_variant_where_it_differs() -> None:
     assert "mount-tai/challenge-6 False" not in listed["strong-v7"]
 
 
-def test_strong_starts_challenge_6_afresh_after_a_reveal_and_strong_v7_does_not() -> None:
-    """Over a challenge 6 game, `strong` reuses no tree across a move that showed a hidden tile
-    and still reuses within a turn; `strong-v7` (and `strong` in challenge 7) reuse across."""
+def test_strong_starts_challenges_6_and_7_afresh_after_a_reveal_and_strong_v7_does_not() -> None:
+    """Over a challenge 6 or 7 game, `strong` reuses no tree across a move that showed a hidden
+    tile and still reuses within a turn; `strong-v7` reuses across."""
     def walk(spec: str, challenge: int) -> tuple[int, int]:
         state = engine.load_game("mount-tai", challenge=challenge).new_initial_state(8)
         bot = make_bot(spec)
@@ -126,7 +131,7 @@ def test_strong_starts_challenge_6_afresh_after_a_reveal_and_strong_v7_does_not(
             else:
                 state.apply_action(state.legal_actions()[0])
         return after_reveal, kept
-    fresh = walk("strong(iterations=150,seed=2)", 6)
-    assert fresh[0] == 0 and fresh[1] >= 10
-    assert walk("strong-v7(iterations=150,seed=2)", 6)[0] >= 10
-    assert walk("strong(iterations=150,seed=2)", 7)[0] >= 10
+    for challenge in (6, 7):
+        fresh = walk("strong(iterations=150,seed=2)", challenge)
+        assert fresh[0] == 0 and fresh[1] >= 10
+        assert walk("strong-v7(iterations=150,seed=2)", challenge)[0] >= 10
