@@ -661,8 +661,8 @@ cdef class Searcher:
 
     def __init__(self, *, mode="ismcts", iterations=0, millis=0.0, c=0.7, reward="win",
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
-                 aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1, seed=0,
-                 evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
+                 aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1,
+                 seed=0, evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
                  chance=False, chance_layers=0, worlds=0, action_keys=False):
         def pick(table, value, what):
             if value not in table:
@@ -729,9 +729,9 @@ cdef class Searcher:
         self.config = dict(mode=mode, iterations=iterations, millis=millis, c=c, reward=reward,
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
-                           reuse=reuse, reuse_reveals=reuse_reveals, threads=threads, seed=seed, evaluation=evaluation,
-                           goal_margin=goal_margin, normalize=normalize, oracle=oracle,
-                           chance=chance, chance_layers=chance_layers,
+                           reuse=reuse, reuse_reveals=reuse_reveals, threads=threads, seed=seed,
+                           evaluation=evaluation, goal_margin=goal_margin, normalize=normalize,
+                           oracle=oracle, chance=chance, chance_layers=chance_layers,
                            worlds=worlds, action_keys=action_keys)
 
     def __dealloc__(self):
