@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import typer
-
 from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
@@ -24,6 +22,7 @@ from engine.registry import load_game
 from ladder.hints import Hint, meaning, search_config, thinking
 from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
 from ladder.narrate import Line, Move, Narrator, narrator_for, seen_events, story
+from ladder.store import data_dir
 
 SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
@@ -37,11 +36,6 @@ class PlayError(TiantiError, ValueError):
 def is_code_spec(spec: str) -> bool:
     """Whether a bot spec imports and runs Python code (`python:module:factory`)."""
     return spec.strip().lower().startswith("python:")
-
-
-def data_dir() -> Path:
-    """Where tianti keeps its files (TIANTI_DATA_DIR overrides the user's app directory)."""
-    return Path(os.environ.get("TIANTI_DATA_DIR") or typer.get_app_dir("tianti"))
 
 
 def default_save_path(game: str) -> Path:

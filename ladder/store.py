@@ -223,9 +223,16 @@ def _busy_timeout() -> float:
     return value
 
 
+def data_dir() -> Path:
+    """Where tianti keeps its files: TIANTI_DATA_DIR when set (tests and scripts point it at a
+    folder of their own), else the user's application directory."""
+    return Path(os.environ.get("TIANTI_DATA_DIR") or typer.get_app_dir("tianti"))
+
+
 def default_path() -> Path:
-    """The store used when --db is not given: tianti.db in the user's application directory."""
-    return Path(typer.get_app_dir("tianti")) / "tianti.db"
+    """The store used when --db is not given (and TIANTI_DB is not set): tianti.db in
+    `data_dir()`."""
+    return data_dir() / "tianti.db"
 
 
 def now() -> str:

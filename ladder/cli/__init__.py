@@ -12,7 +12,6 @@ import os
 import sqlite3
 from typing import Annotated, Any, Optional
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -35,13 +34,14 @@ class GuardedGroup(TyperGroup):
     command did not turn into its own message, becomes one line on stderr and exit code 2
     instead of a traceback; NO_COLOR turns colour off."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         if os.environ.get("NO_COLOR"):
             ctx.color = False
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
-            raise
+        # Typer's own exits and usage errors are none of the types below, so they pass through
+        # to Typer, which prints them (newer Typer releases carry click inside, so tianti does
+        # not import click itself).
         except TiantiError as e:
             _one_line(ctx, str(e))
         except sqlite3.DatabaseError as e:
@@ -55,7 +55,7 @@ class GuardedGroup(TyperGroup):
             _one_line(ctx, f"a number is out of range: {e}")
 
 
-def _one_line(ctx: click.Context, message: str) -> None:
+def _one_line(ctx: typer.Context, message: str) -> None:
     typer.secho(f"error: {message.splitlines()[0] if message else 'failed'}",
                 fg=typer.colors.RED, err=True, color=False if os.environ.get("NO_COLOR") else None)
     raise typer.Exit(code=2)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from typer.testing import Result
 from typer.testing import CliRunner
 
 from engine.core.state import State

@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from typer.testing import Result
 from typer.testing import CliRunner
 
 from ladder.cli import app

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from click.testing import Result
+from typer.testing import Result
 from typer.testing import CliRunner
 
 from ladder.cli import app
@@ -21,7 +21,7 @@ _runner = CliRunner()
 
 
 def cli(*args: Any) -> Result:
-    """Run `tianti ARGS...` in this process; returns click's Result."""
+    """Run `tianti ARGS...` in this process; returns Typer's Result."""
     return _runner.invoke(app, [str(a) for a in args])
 
 
