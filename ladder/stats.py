@@ -4,14 +4,15 @@ superiority, as cutechess-cli prints them at the end of a match.
 From W wins, L losses and D draws (here: the games in which the first bot finished above, below
 or level with the second) the score is s = (W + D/2) / N and the Elo difference
 -400 log10(1/s - 1). Its 95% interval maps the score's interval through the same function. The
-score's interval is Wilson's (the score interval of a proportion, as cutechess and fishtest
-bound the score so that the bar stays finite), with the per-game variance of the trinomial
+score's interval is Wilson's (the score interval of a proportion, which stays inside (0, 1) so
+that the bar stays finite, as cutechess's and fishtest's bars do), with the variance of the trinomial
 W/D/L model, p (1 - p) - d/4 at a true score p and draw rate d: the p with
 (s - p)^2 = z^2 (p (1 - p) - d/4) / N. Unlike s ± z se, this interval stays inside (0, 1)
 whenever 0 < s < 1, so both ends of the Elo bar are finite (2 wins in 40 games: -511.5, from
 -741.4 to -281.6); only a side that won every game has an infinite estimate, and then the other
 end still bounds it ("+inf, at least +407.0" for 40 of 40). Near an even score and for many
-games it is the usual s ± z se. The likelihood of superiority is
+games it is the usual s ± z se; in Elo it is nearly symmetric (3 wins and 1 loss: +190.8, from
+-146.7 to +528.4), so its half width is printed as the "±". The likelihood of superiority is
 1/2 (1 + erf((W - L) / sqrt(2 (W + L)))), the probability that the first bot is the stronger
 (draws carry no information about it).
 """
@@ -63,7 +64,7 @@ def elo_summary(wins: int, losses: int, draws: int) -> dict[str, Any]:
 
 def elo_text(summary: dict[str, Any]) -> str:
     """The Elo difference of `elo_summary` in words with its 95% interval: "+34.9 ± 164.7"
-    when the interval is nearly symmetric, else its ends ("+190.8 (-146.7 to +528.4)"), and
+    when the interval is nearly symmetric, else its ends, and
     the one finite end when a side won every game ("+inf (at least +407.0)")."""
     elo, low, high = summary["elo"], summary["elo_low"], summary["elo_high"]
     if summary["games"] == 0:
