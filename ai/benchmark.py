@@ -62,7 +62,8 @@ def _spread(values: list[float]) -> dict[str, float]:
             "spread": (max(values) - min(values)) / med if med else 0.0}
 
 
-def search_speed(game: Any, spec: str, seed: int = 0, rounds: int = DEFAULT_ROUNDS) -> dict[str, Any]:
+def search_speed(game: Any, spec: str, seed: int = 0,
+                 rounds: int = DEFAULT_ROUNDS) -> dict[str, Any]:
     """Search each named position `rounds` times (the tree started afresh every time, on the
     same view of the player to move) and report per position the median and spread of the
     iterations per second, the time per iteration, wall and CPU time, nodes and bytes.

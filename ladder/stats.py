@@ -5,8 +5,8 @@ From W wins, L losses and D draws (here: the games in which the first bot finish
 or level with the second) the score is s = (W + D/2) / N and the Elo difference
 -400 log10(1/s - 1). Its 95% interval maps the score's interval through the same function. The
 score's interval is Wilson's (the score interval of a proportion, which stays inside (0, 1) so
-that the bar stays finite, as cutechess's and fishtest's bars do), with the variance of the trinomial
-W/D/L model, p (1 - p) - d/4 at a true score p and draw rate d: the p with
+that the bar stays finite, as cutechess's and fishtest's bars do), with the per-game variance
+of the trinomial W/D/L model, p (1 - p) - d/4 at a true score p and draw rate d: the p with
 (s - p)^2 = z^2 (p (1 - p) - d/4) / N. Unlike s ± z se, this interval stays inside (0, 1)
 whenever 0 < s < 1, so both ends of the Elo bar are finite (2 wins in 40 games: -511.5, from
 -741.4 to -281.6); only a side that won every game has an infinite estimate, and then the other
@@ -31,7 +31,8 @@ def elo_from_score(score: float) -> float | None:
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0.0" at an even score
 
 
-def score_interval(score: float, draw_rate: float, games: int, z: float = Z95) -> tuple[float, float]:
+def score_interval(score: float, draw_rate: float, games: int,
+                   z: float = Z95) -> tuple[float, float]:
     """Wilson's interval of a score with draws (see the module's docstring): the true scores p
     with (score - p)^2 <= z^2 (p (1 - p) - draw_rate / 4) / games."""
     k = z * z / games

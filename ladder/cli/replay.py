@@ -49,8 +49,8 @@ def replay(
         for s, n in zip(seats, names)), WIDTH))
     for s in seats:
         if s["fault"] is not None and s["fault"]["move"] < 0:
-            typer.secho(f"  P{s['seat']} {names[s['seat']]} lost by {s['fault']['kind']} before its first "
-                        f"move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
+            typer.secho(f"  P{s['seat']} {names[s['seat']]} lost by {s['fault']['kind']} before "
+                        f"its first move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
     narrator = narrator_for(state.game.name)
     shown = [False]  # whether a month's or round's header has been shown yet
 
@@ -82,8 +82,8 @@ def replay(
                         fg=typer.colors.RED)
         elif i in faults:
             f = faults[i]["fault"]
-            typer.secho(f"  P{faults[i]['seat']} {names[faults[i]['seat']]} lost by {f['kind']} (told of "
-                        f"a move): {_last_line(f['message'])}", fg=typer.colors.RED)
+            typer.secho(f"  P{faults[i]['seat']} {names[faults[i]['seat']]} lost by {f['kind']} "
+                        f"(told of a move): {_last_line(f['message'])}", fg=typer.colors.RED)
         seconds = g.move_times[i] if i < len(g.move_times) else 0.0
         try:
             text = state.action_to_string(action)
