@@ -438,14 +438,18 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     if not runs:
         typer.echo(f"no runs in {store.path}")
         return
-    typer.echo(f"{'run':>4}  {'status':<11}  {'games':>13}  {'faults':>6}  {'created':<19}  "
+    games = max(5, *(len(f"{r.done}/{r.planned}") for r in runs))
+    typer.echo(f"{'run':>4}  {'status':<11}  {'games':>{games}}  {'faults':>6}  {'created':<16}  "
                f"game, bots")
     for r in runs:
-        bots = ", ".join(n for n, _ in r.spec.bots)
-        label = f" [{r.label}]" if r.label else ""
-        typer.echo(f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
-                   f"{r.created_at[:19].replace('T', ' '):<19}  {r.spec.game} "
-                   f"{r.spec.players}p: {bots}{label}")
+        bots = [display_name(r.spec.game, n, s) for n, s in r.spec.bots]
+        label = [f"[{r.label}]"] if r.label else []
+        head = (f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>{games}}  {r.errors:>6}  "
+                f"{r.created_at[:16].replace('T', ' '):<16}  {r.spec.game} {r.spec.players}p:")
+        # the bots (and label) follow on the line, continued below it when they do not fit
+        for line in hang(head, [f" {b}," for b in bots[:-1]] + [f" {b}" for b in bots[-1:]]
+                         + [f" {x}" for x in label], indent=6):
+            typer.echo(line)
 
 
 @app.command()

@@ -54,6 +54,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 SCREENS = [
+    ("tournament", "list"),
     ("tournament", "show", 1, "--games"),
     ("tournament", "show", 2, "--games"),
     ("tournament", "show", 3, "--games"),
@@ -73,6 +74,12 @@ def test_every_screen_fits_80_columns(db: Path, args: tuple[object, ...]) -> Non
     result = tianti(*args, "--db", db)
     assert result.exit_code == 0, result.output
     assert result.output.strip()
+    assert not too_wide(result.output), too_wide(result.output)
+
+
+def test_games_fits_80_columns() -> None:
+    result = tianti("games")
+    assert result.exit_code == 0 and "great_wall" in result.output
     assert not too_wide(result.output), too_wide(result.output)
 
 
