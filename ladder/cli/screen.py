@@ -61,11 +61,11 @@ def hang(head: str, pieces: list[str], width: int = WIDTH, indent: int = 10) -> 
     """`head` and then `pieces` (each carrying its own spaces and punctuation) on lines of at
     most `width` columns, the lines after the first starting at column `indent` + 1. A piece
     wider than a line (a file path) is kept whole on a line of its own."""
-    lines, cur, start = [], head, head
+    lines, cur = [], head
     for piece in pieces:
-        if display_width(cur + piece.rstrip()) > width and cur.strip() != start.strip():
+        if display_width(cur + piece.rstrip()) > width and cur.strip():
             lines.append(cur.rstrip())
-            cur = start = " " * indent
+            cur = " " * indent
             piece = piece.lstrip()
         cur += piece
     lines.append(cur.rstrip())
