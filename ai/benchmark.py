@@ -66,7 +66,9 @@ def search_speed(game: Any, spec: str, seed: int = 0,
                  rounds: int = DEFAULT_ROUNDS) -> dict[str, Any]:
     """Search each named position `rounds` times (the tree started afresh every time, on the
     same view of the player to move) and report per position the median and spread of the
-    iterations per second, the time per iteration, wall and CPU time, nodes and bytes.
+    iterations per second of wall time and of CPU time (the second is the one to compare on
+    a busy machine, where the search gets only part of a core), the time per iteration, wall
+    and CPU time, nodes and bytes.
 
     The keys of one search's report (`iterations`, `seconds`, `iterations_per_second`,
     `nodes`, ...) hold the medians; `samples` holds every round."""
@@ -91,10 +93,12 @@ def search_speed(game: Any, spec: str, seed: int = 0,
             samples.append({"iterations": r["iterations"], "seconds": r["seconds"],
                             "wall_seconds": wall, "cpu_seconds": cpu, "nodes": r["nodes"],
                             "iterations_per_second":
-                                r["iterations"] / r["seconds"] if r["seconds"] else 0.0})
+                                r["iterations"] / r["seconds"] if r["seconds"] else 0.0,
+                            "iterations_per_cpu_second": r["iterations"] / cpu if cpu else 0.0})
             move = state.action_to_string(r["action"])
             best[move] = best.get(move, 0) + 1
         rate = _spread([s["iterations_per_second"] for s in samples])
+        per_cpu = _spread([s["iterations_per_cpu_second"] for s in samples])
         median = {k: statistics.median(s[k] for s in samples)
                   for k in ("iterations", "seconds", "wall_seconds", "cpu_seconds", "nodes")}
         out["positions"][name] = {
@@ -108,6 +112,10 @@ def search_speed(game: Any, spec: str, seed: int = 0,
             "iterations_per_second_max": rate["max"],
             "spread": rate["spread"],
             "us_per_iteration": 1e6 / rate["median"] if rate["median"] else 0.0,
+            "iterations_per_cpu_second": per_cpu["median"],
+            "iterations_per_cpu_second_min": per_cpu["min"],
+            "iterations_per_cpu_second_max": per_cpu["max"],
+            "cpu_spread": per_cpu["spread"],
             "wall_seconds": median["wall_seconds"],
             "cpu_seconds": median["cpu_seconds"],
             "nodes": median["nodes"],
@@ -136,6 +144,7 @@ def playout_speed(template: Any, seconds: float, rounds: int = DEFAULT_ROUNDS,
         r = random_playouts(template, seconds=seconds, seed=seed + i)
         r["wall_seconds"] = time.perf_counter() - wall
         r["cpu_seconds"] = time.process_time() - cpu
+        r["games_per_cpu_second"] = r["games"] / r["cpu_seconds"] if r["cpu_seconds"] else 0.0
         samples.append(r)
     games = _spread([s["games_per_second"] for s in samples])
     first = samples[0]
@@ -148,6 +157,7 @@ def playout_speed(template: Any, seconds: float, rounds: int = DEFAULT_ROUNDS,
         "games_per_second_min": games["min"],
         "games_per_second_max": games["max"],
         "spread": games["spread"],
+        "games_per_cpu_second": statistics.median(s["games_per_cpu_second"] for s in samples),
         "decisions": sum(s["decisions"] for s in samples),
         "decisions_per_game": statistics.median(s["decisions_per_game"] for s in samples),
         "decisions_per_second": statistics.median(s["decisions_per_second"] for s in samples),
@@ -155,6 +165,7 @@ def playout_speed(template: Any, seconds: float, rounds: int = DEFAULT_ROUNDS,
         "cpu_seconds": statistics.median(s["cpu_seconds"] for s in samples),
         "state_bytes": first["state_bytes"],
         "samples": [{k: s[k] for k in ("games", "seconds", "games_per_second", "decisions",
-                                       "decisions_per_second", "wall_seconds", "cpu_seconds")}
+                                       "decisions_per_second", "wall_seconds", "cpu_seconds",
+                                       "games_per_cpu_second")}
                     for s in samples],
     }

@@ -20,9 +20,14 @@ RoundsOpt = Annotated[int, typer.Option(
     "minimum, the maximum and the spread)")]
 
 
-def _spread(r: dict, key: str, fmt: str) -> list[str]:
+def _rate(x: float) -> str:
+    """A rate for a table cell: 98,765 or, from 100,000 on, 987.6k."""
+    return f"{x:,.0f}" if x < 100_000 else f"{x / 1000:,.1f}k"
+
+
+def _spread(r: dict, key: str) -> list[str]:
     """The median, min and max of `key` and the spread, as table cells."""
-    return [format(r[key], fmt), format(r[f"{key}_min"], fmt), format(r[f"{key}_max"], fmt),
+    return [_rate(r[key]), _rate(r[f"{key}_min"]), _rate(r[f"{key}_max"]),
             f"{100 * r['spread']:.1f}%"]
 
 
@@ -61,8 +66,9 @@ def playouts(
         return
     echo_fit(f"{result['game']} ({result['players']} players): random games from the "
              f"opening of deal {seed}, {rounds} rounds of {seconds:g} s")
-    echo_table(["", "median", "min", "max", "spread"],
-               [["games/s", *_spread(result, "games_per_second", ",.0f")]], left={0})
+    echo_table(["", "median", "min", "max", "spread", "per CPU s"],
+               [["games/s", *_spread(result, "games_per_second"),
+                 _rate(result["games_per_cpu_second"])]], left={0})
     echo_fit(f"{result['decisions_per_game']:.1f} decisions a game, "
              f"{result['decisions_per_second']:,.0f} decisions/s (median); a round took "
              f"{result['wall_seconds']:.2f} s of wall time and {result['cpu_seconds']:.2f} s of "
@@ -110,17 +116,19 @@ def search(
         return
     echo_fit(f"{result['game']} ({result['players']} players), {result['bot']}: {rounds} "
              f"rounds a position")
-    rows = [[name, str(r["move"]), str(r["legal_actions"]),
-             *_spread(r, "iterations_per_second", ",.0f"), f"{r['us_per_iteration']:.2f}",
+    rows = [[name, str(r["legal_actions"]), *_spread(r, "iterations_per_second"),
+             _rate(r["iterations_per_cpu_second"]), f"{100 * r['cpu_spread']:.1f}%",
              f"{r['cpu_seconds'] / r['wall_seconds']:.2f}" if r["wall_seconds"] else "-"]
             for name, r in result["positions"].items()]
-    echo_table(["position", "move", "legal", "iter/s", "min", "max", "spread", "µs/iter",
-                "CPU/wall"], rows, left={0})
+    echo_table(["position", "legal", "iter/s", "min", "max", "spread", "per CPU s", "spread",
+                "CPU"], rows, left={0})
     for name, r in result["positions"].items():
-        echo_fit(f"{name}: {r['iterations']:,.0f} iterations in {r['wall_seconds']:.2f} s "
-                 f"({r['cpu_seconds']:.2f} s CPU), {r['nodes']:,.0f} nodes x "
-                 f"{r['bytes_per_node']} bytes; best: {r['best']}")
+        echo_fit(f"{name} (move {r['move']}): {r['iterations']:,.0f} iterations in {r['wall_seconds']:.2f} s "
+                 f"({r['cpu_seconds']:.2f} s CPU, {r['us_per_iteration']:.2f} µs an iteration), "
+                 f"{r['nodes']:,.0f} nodes x {r['bytes_per_node']} bytes; best: {r['best']}")
     windows = ", ".join(f"{n} {100 * lo:.0f}-{100 * hi:.0f}%" for n, (lo, hi) in WINDOWS.items())
-    echo_fit(f"(medians of {rounds} rounds; spread = (max - min) / median; positions of deal "
+    echo_fit(f"(medians of {rounds} rounds; spread = (max - min) / median; iterations per "
+             f"second of wall time, and per second of CPU time, the figure to compare on a busy "
+             f"machine; CPU: CPU time / wall time; positions of deal "
              f"{seed}: the opening, and the most legal actions in a game of {POSITION_BOT}: "
              f"{windows} of its decisions)")

@@ -175,6 +175,8 @@ def test_bench_search_repeats_on_fixed_positions() -> None:
     for name, r in first["positions"].items():
         assert len(r["samples"]) == 3 and all(s["iterations"] == 200 for s in r["samples"])
         assert r["iterations_per_second_min"] <= r["iterations_per_second"] <= r["iterations_per_second_max"]
+        assert (r["iterations_per_cpu_second_min"] <= r["iterations_per_cpu_second"]
+                <= r["iterations_per_cpu_second_max"])
         assert r["cpu_seconds"] > 0 and r["wall_seconds"] > 0 and r["us_per_iteration"] > 0
         # the same positions every run: same move number and branching
         assert (r["move"], r["legal_actions"]) == (again["positions"][name]["move"],
@@ -183,7 +185,7 @@ def test_bench_search_repeats_on_fixed_positions() -> None:
     assert first["positions"]["late"]["legal_actions"] >= 2
     table = tianti(*args)
     assert table.exit_code == 0 and not too_wide(table.output), too_wide(table.output)
-    assert "µs/iter" in table.output and "spread" in table.output
+    assert "per CPU s" in table.output and "µs an iteration" in table.output
     bad = tianti("bench", "search", "--rounds", 0)
     assert bad.exit_code == 2
 
