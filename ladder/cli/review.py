@@ -96,6 +96,36 @@ def show(review: Any, all_decisions: bool = False, worst: int = 3) -> None:
         typer.echo(line)
 
 
+def after_game(session: Any, saved: Path | None = None) -> None:
+    """At the end of `tianti play`: offer the review (r or `review`, then Enter); `board`
+    shows the board again; anything else, or the end of input, leaves."""
+    from ladder.review import sources
+
+    typer.echo("")
+    typer.echo("r (or review) then Enter: a review of your decisions (about a minute); "
+               "Enter: leave.")
+    while True:
+        try:
+            word = input("> ").strip().lower()
+        except EOFError:
+            return
+        if word == "board":
+            typer.echo(str(session.state))
+            continue
+        if word not in ("r", "review"):
+            return
+        try:
+            result = run_review(sources.from_session(session),
+                                settings_from(None, None, "strong", 0))
+        except TiantiError as e:
+            typer.secho(f"the review failed: {e}", fg=typer.colors.RED)
+            return
+        show(result)
+        if saved is not None:
+            typer.echo(f"(again, or with --all / --plot: tianti review {saved})")
+        return
+
+
 def review(
     target: Annotated[Optional[str], typer.Argument(
         help="a `tianti play` save or a game record file, or a run's number followed by "

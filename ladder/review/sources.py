@@ -121,4 +121,12 @@ def from_store(store: Any, run: int, game: int, seat: int | None = None) -> Sour
     return Source(start, actions, chosen, names, f"game {game} of run {run}", full)
 
 
-__all__ = ["Source", "from_file", "from_store", "last_save", "saves_folder"]
+def from_session(session: Any, label: str = "this game") -> Source:
+    """The game of a `tianti play` session (ladder/play.py), the person's seat reviewed."""
+    record = session.state.to_record()
+    start, actions, full = _rebuild(record, label)
+    names = ["you" if i == session.seat else str(s) for i, s in enumerate(session.specs)]
+    return Source(start, actions, session.seat, names, label, full)
+
+
+__all__ = ["Source", "from_file", "from_session", "from_store", "last_save", "saves_folder"]
