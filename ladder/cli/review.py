@@ -14,9 +14,10 @@ from engine.core.text import WIDTH
 from ladder.cli.options import DbOpt, JsonOpt, fail, open_store
 
 # The time a decision is searched by default: a 2-player Dragon game (about 40 decisions of a
-# seat with a choice, a third of them needing a second search after the choice made) reviews
-# in about a minute on 2 cores (docs/review.md has the measurement).
-DEFAULT_SECONDS = 1.5
+# seat with a choice; at this budget the search visits nearly every choice made often enough
+# that no second search is needed) reviews in about a minute with 2 workers on 2 cores
+# (docs/review.md has the measurement).
+DEFAULT_SECONDS = 3.0
 
 SeatOpt = Annotated[Optional[int], typer.Option(
     "--seat", help="the seat to review (default: yours in a game you played; needed for a "

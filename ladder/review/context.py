@@ -44,16 +44,21 @@ def situation(state: Any, seat: int) -> str:
             event = data.EVENTS[snap["events"][month - 1]] if 1 <= month <= 12 else "?"
             persons = sum(len(p["persons"]) for p in me["palaces"])
             return (f"{me['score']} VP, {me['yuan']} yuan, {me['rice']} rice, "
-                    f"{me['fireworks']} fireworks, {len(me['palaces'])} palaces, "
-                    f"{persons} persons; this month: {event}")
+                    f"{me['fireworks']} fireworks, {_n(len(me['palaces']), 'palace')}, "
+                    f"{_n(persons, 'person')}; this month: {event}")
         if name == "mount-tai":
             return (f"{me['reputation']} reputation, {me['money']} money, {me['grain']} grain, "
-                    f"{me['wine']} wine, {len(me['talents'])} talents, "
-                    f"{sum(1 for b in me['buildings'] if b)} buildings (year {snap['year']}, "
+                    f"{me['wine']} wine, {_n(len(me['talents']), 'talent')}, "
+                    f"{_n(sum(1 for b in me['buildings'] if b), 'building')} "
+                    f"(year {snap['year']}, "
                     f"season {snap['season']})")
     except (KeyError, IndexError, TypeError):
         pass
     return state.decision_name()
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def followed(truth: Any, move: int, seat: int, at: tuple[str, int],

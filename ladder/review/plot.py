@@ -47,7 +47,9 @@ def plot_review(r: GameReview, out: str | Path) -> Path:
     ax.set_ylim(-2, 106)
     ax.set_xlabel(f"decisions of P{r.seat} (numbers on top: {r.decisions[0].period})")
     ax.set_ylabel(f"{r.noun} (%)")
-    ax.set_title(f"Review of P{r.seat} in {r.game}")
+    from ladder.review.text import TITLES
+
+    ax.set_title(f"Review of P{r.seat} in {TITLES.get(r.game, r.game)}")
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
     try:

@@ -14,7 +14,7 @@ win percentage rather than by an engine's score:
   hints' `about_equal`: 3 points, or a 95% interval) is never classified;
 - a decision's **accuracy** is lichess's published model of win-percentage drops,
   `103.1668 * exp(-0.04354 * drop) - 3.1669` (drop in points, clamped to 0..100): no drop
-  scores 100, a 10-point drop 65, a 30-point drop 24. The game's accuracy is the mean of the
+  scores 100, a 10-point drop 64, a 30-point drop 25. The game's accuracy is the mean of the
   decisions' arithmetic and harmonic means (lichess mixes a volatility-weighted mean with the
   harmonic mean; the harmonic mean makes one blunder weigh more than many good moves);
 - **luck**: between two decisions of the seat the estimate moves without the seat choosing
