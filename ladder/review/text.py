@@ -44,6 +44,9 @@ def header(r: GameReview, width: int = WIDTH) -> list[str]:
                   + (f", against {', '.join(others)}" if others else "") + ".", width)
     lines += _wrap("", f"Reviewer: {s['reviewer']}, {budget}, seed {s['seed']}; {r.source}.",
                    width)
+    if not r.finished:
+        lines += _wrap("", "The game is not finished: its decisions so far are reviewed.",
+                       width)
     lines += _wrap("", f"Each % is the reviewer's estimated {r.noun}, searched from what "
                    f"P{r.seat} knew at that decision (hidden tiles and future draws drawn "
                    "afresh, never the real ones).", width)

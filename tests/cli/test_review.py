@@ -55,6 +55,14 @@ def test_a_save_reviewed_at_80_columns(tmp_path):
     assert all(display_width(line) <= 80 for line in out.splitlines())
 
 
+def test_an_unfinished_game_is_reviewed_so_far(tmp_path):
+    save = played("mount-tai", 2, 3, tmp_path / "g.json", moves=30)
+    result = review(str(save), *FAST)
+    assert result.exit_code == 0, result.output
+    assert "The game is not finished" in result.stdout
+    assert "the last estimate" in result.stdout
+
+
 def test_the_last_play_game_is_the_default_and_all_lists_every_decision(tmp_path, data_dir):
     played("dragon", 2, 3, data_dir / "saves" / "dragon-old.json")
     newest = played("mount-tai", 1, 4, data_dir / "saves" / "mount-tai-new.json")
