@@ -37,6 +37,7 @@ ReviewerOpt = Annotated[str, typer.Option(
 
 def settings_from(seconds: float | None, iterations: int | None, reviewer: str, seed: int
                   ) -> Any:
+    """The review's settings from the command line (one budget; the default: seconds)."""
     from ladder.review import Settings
 
     if seconds is not None and iterations is not None:
@@ -91,6 +92,7 @@ def run_review(source: Any, settings: Any, workers: int | None = None,
 
 
 def show(review: Any, all_decisions: bool = False, worst: int = 3) -> None:
+    """Print the review at 80 columns."""
     from ladder.review.text import render
 
     for line in render(review, all_decisions=all_decisions, worst=worst, width=WIDTH):
@@ -103,7 +105,7 @@ def after_game(session: Any, saved: Path | None = None) -> None:
     from ladder.review import sources
 
     typer.echo("")
-    typer.echo("r (or review) then Enter: a review of your decisions (about a minute); "
+    typer.echo("r (or review) then Enter: a review of your decisions (a minute or two); "
                "Enter: leave.")
     while True:
         try:

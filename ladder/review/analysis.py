@@ -103,10 +103,12 @@ def check_reviewer(spec: str) -> None:
 
 
 def _reviewer(settings: Settings, seed: int) -> Any:
+    """A fresh reviewing bot with the review's budget and `seed`."""
     return make_bot(settings.reviewer, seed=seed, **settings.budget())
 
 
 def _best(result: dict[str, Any]) -> dict[str, Any]:
+    """The root entry of a search's own choice."""
     action = result["action"]
     return next(r for r in result["root"] if r["action"] == action)
 
@@ -210,6 +212,7 @@ def decisions(start: Any, actions: list[int], seat: int, seed: int) -> list[Job]
 
 
 def _run(job: Job, settings: Settings) -> tuple[int, Estimate]:
+    """One job's estimate (what a worker process runs)."""
     return job.move, estimate(job.view, job.made, job.seat, settings, job.move)
 
 

@@ -24,6 +24,7 @@ def key(record: dict[str, Any], seat: int, settings: Settings) -> str:
 
 
 def folder() -> Path:
+    """Where reviews are kept."""
     return data_dir() / "reviews"
 
 

@@ -50,6 +50,7 @@ class Decision:
     top: list[dict[str, Any]] = field(default_factory=list)  # action, text, visits, mean
 
     def when(self) -> str:
+        """'month 6', 'round 3'."""
         return f"{self.period} {self.number}"
 
 
@@ -75,6 +76,7 @@ class GameReview:
     seconds: float
 
     def counts(self) -> dict[str, int]:
+        """How many decisions got each verdict."""
         out = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
         for d in self.decisions:
             if d.verdict:
@@ -87,12 +89,12 @@ class GameReview:
         return sorted(bad, key=lambda d: (-d.drop, d.move))[:n]
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out = {"format": FORMAT, "version": VERSION, **out, "counts": self.counts()}
-        return out
+        """Everything, as JSON-ready data (with the verdicts' counts)."""
+        return {"format": FORMAT, "version": VERSION, **asdict(self), "counts": self.counts()}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> "GameReview":
+        """A review from `to_dict()`'s data; ReviewError for anything else."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ReviewError(f"not a tianti review (format {FORMAT!r} expected)")
         if data.get("version") != VERSION:

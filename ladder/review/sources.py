@@ -44,6 +44,7 @@ def _rebuild(record: dict[str, Any], where: str) -> tuple[Any, list[int], dict[s
 
 
 def _seat(seat: int | None, default: int | None, players: int, where: str) -> int:
+    """The seat asked for (else `default`), checked against the game's seats."""
     if seat is None:
         seat = default
     if seat is None:
@@ -55,6 +56,7 @@ def _seat(seat: int | None, default: int | None, players: int, where: str) -> in
 
 
 def saves_folder() -> Path:
+    """Where `tianti play` saves its games (ladder/play.py's default_save_path)."""
     return data_dir() / "saves"
 
 

@@ -13,14 +13,17 @@ TITLES = {"dragon": "In the Year of the Dragon", "mount-tai": "Mount Tai"}
 
 
 def pct(value: float) -> str:
+    """0.62 -> '62%'."""
     return f"{100 * value:.0f}%"
 
 
 def spark(values: list[float]) -> str:
+    """One block character per value in [0, 1], higher for more."""
     return "".join(SPARK[min(len(SPARK) - 1, max(0, int(v * len(SPARK))))] for v in values)
 
 
 def _count(n: int, word: str) -> str:
+    """'1 blunder', '3 inaccuracies'."""
     plural = {"inaccuracy": "inaccuracies"}.get(word, word + "s")
     return f"{n} {word if n == 1 else plural}"
 
@@ -33,6 +36,7 @@ def _wrap(head: str, text: str, width: int) -> list[str]:
 
 
 def header(r: GameReview, width: int = WIDTH) -> list[str]:
+    """Who is reviewed, by which bot with what budget, and what the percentages mean."""
     title = TITLES.get(r.game, r.game)
     who = r.names[r.seat] if r.seat < len(r.names) else f"P{r.seat}"
     others = [f"P{i} {n}" for i, n in enumerate(r.names) if i != r.seat]
@@ -74,6 +78,7 @@ def chart(r: GameReview, width: int = WIDTH) -> list[str]:
 
 
 def summary(r: GameReview, width: int = WIDTH) -> list[str]:
+    """The accuracy and the verdicts' counts, where the chance went, the thresholds."""
     c = r.counts()
     acc = "-" if r.accuracy is None else f"{r.accuracy:.0f}%"
     lines = _wrap("", f"Accuracy {acc}: {_count(c['blunder'], 'blunder')}, "

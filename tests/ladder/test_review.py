@@ -65,21 +65,44 @@ def test_the_same_view_gets_the_same_verdicts_until_the_games_differ(at):
                (y.move, y.made, y.best, y.before, y.after, y.verdict)
 
 
-def test_the_search_gets_views_never_the_true_state(monkeypatch):
-    seen = []
+def test_every_search_gets_a_view_of_the_seat_never_the_true_state(monkeypatch):
     import ladder.review.analysis as analysis
 
-    real = analysis.estimate
+    given = []
 
-    def spy(view, made, seat, settings, move):
-        seen.append((view.is_view(), view.viewer, view.seed))
-        return real(view, made, seat, settings, move)
+    def check(state) -> None:
+        given.append((state.is_view(), state.viewer, state.seed))
 
-    monkeypatch.setattr(analysis, "estimate", spy)
+    class Searcher:
+        def __init__(self, real) -> None:
+            self.real = real
+
+        def restart(self) -> None:
+            self.real.restart()
+
+        def search(self, state, player=None):
+            check(state)
+            return self.real.search(state, player)
+
+    class Spy:
+        def __init__(self, bot) -> None:
+            self.bot = bot
+
+        def analyse(self, state):
+            check(state)
+            return self.bot.analyse(state)
+
+        def searcher_for(self, state):
+            return Searcher(self.bot.searcher_for(state))
+
+    real = analysis.make_bot
+    monkeypatch.setattr(analysis, "make_bot", lambda spec, **kw: Spy(real(spec, **kw)))
     start = load_game("dragon", players=2).new_initial_state(4)
-    actions = _play(start.clone(), 20, 1)
-    review_game(start, actions, 1, FAST)
-    assert seen and all(s == (True, 1, None) for s in seen)
+    actions = _play(start.clone(), 40, 1)
+    r = review_game(start, actions, 1, Settings(iterations=40, seed=1))
+    assert any(d.after_from == "search" for d in r.decisions)   # both kinds of search ran
+    assert len(given) > len(r.decisions)
+    assert all(g == (True, 1, None) for g in given)
 
 
 def test_taxes_instead_of_harvest_before_a_drought_is_a_mistake_or_a_blunder():
@@ -145,3 +168,12 @@ def test_verdicts_accuracy_and_the_balance():
     b = balance([0.5, 0.6], [0.4, 0.6], 1.0)
     assert b.start + b.decisions + b.chance == pytest.approx(b.end) and b.end == 100
     assert b.decisions == pytest.approx(-10) and b.chance == pytest.approx(60)
+
+
+def test_three_players_play_the_others_out_after_a_choice_the_search_hardly_saw():
+    start = load_game("dragon", players=3).new_initial_state(2)
+    actions = _play(start.clone(), 40, 4)
+    r = review_game(start, actions, 1, Settings(iterations=40, seed=2))
+    searched = [d for d in r.decisions if d.after_from == "search"]
+    assert searched, "every choice made had 100 visits at 40 iterations?"
+    assert all(0.0 <= d.after <= 1.0 and 0.0 <= d.before <= 1.0 for d in r.decisions)
