@@ -114,6 +114,8 @@ def test_a_stored_game_needs_its_seat(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["7", "1"], "there is no game 1"),
+    (["1", str(2**70)], "there is no game"),
+    (["x", "1"], "RUN must be a run's number"),
     (["g.json", "--seat", "5"], "--seat 5 is out of range"),
     (["nothing.json"], "no such file"),
     (["g.json", "--seconds", "1", "--iterations", "5"], "not both"),
@@ -136,6 +138,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, data_dir, args, message):
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in data_dir.rglob("*")) == before     # nothing cached
     assert (tmp_path / "g.json").read_text() == saved
+
+
+def test_a_missing_store_is_not_created(tmp_path):
+    result = review("1", "1", "--db", str(tmp_path / "none.db"), *FAST)
+    assert result.exit_code == 2 and "there is no store at" in result.stderr
+    assert not (tmp_path / "none.db").exists()
 
 
 def test_no_play_game_yet():
