@@ -14,6 +14,7 @@ from ladder.review.analysis import decisions
 from ladder.review.verdict import balance, classify, game_accuracy, move_accuracy
 from tests.dragon.helpers import card
 from tests.ai.test_positions_dragon import harvest_before_drought
+from tests.ai.test_positions_mount_tai import celebration_reaches_the_solo_goal
 
 FAST = Settings(iterations=150, seed=3)
 
@@ -116,6 +117,15 @@ def test_taxes_instead_of_harvest_before_a_drought_is_a_mistake_or_a_blunder():
     assert bad[0].verdict in ("mistake", "blunder"), (bad[0].before, bad[0].after)
     good = review_game(state, [harvest], 0, settings).decisions
     assert good[0].verdict is None and good[0].drop == 0
+
+
+def test_a_town_instead_of_the_celebration_that_reaches_the_solo_goal_is_a_blunder():
+    state, right = celebration_reaches_the_solo_goal()
+    (celebrate,) = right
+    (town,) = [a for a in state.legal_actions() if a != celebrate]
+    d = review_game(state, [town], 0, Settings(iterations=3000, seed=1)).decisions[0]
+    assert d.best == celebrate and d.verdict == "blunder", (d.before, d.after)
+    assert "celebration" in d.best_text and "town" in d.made_text
 
 
 def test_a_review_is_reproducible_and_round_trips_through_json():
