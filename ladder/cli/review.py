@@ -67,18 +67,21 @@ def run_review(source: Any, settings: Any, workers: int | None = None,
             typer.echo("(reviewed before with the same settings: shown from the cache)",
                        err=True)
             return found
-    bar = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        tqdm.monitor_interval = 0
-        bar = tqdm(unit="decision", file=sys.stderr, leave=False, desc="reviewing")
+    bar: Any = None
 
     def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
+        """A progress bar on stderr when it is a terminal, made once the total is known."""
+        nonlocal bar
+        if not sys.stderr.isatty():
+            return
+        if bar is None:
+            from tqdm import tqdm
+
+            tqdm.monitor_interval = 0
+            bar = tqdm(total=total, unit=" decisions", file=sys.stderr, leave=False,
+                       desc="reviewing", dynamic_ncols=True)
+        bar.n = done
+        bar.refresh()
 
     try:
         review = review_game(source.start, source.actions, source.seat, settings,
