@@ -159,11 +159,12 @@ def review(
 ) -> None:
     """Review a finished game: where the chance to win was lost, decision by decision.
 
-    Each decision of the seat that had a choice is searched by the strong bot from that
-    seat's view at that moment (what it knew; hidden tiles and the future drawn afresh): the
-    chance with the best choice and after the choice made. Shows a chart by month or round,
-    the accuracy, the inaccuracies (?!), mistakes (?) and blunders (??), what chance did, and
-    the largest drops in words. Reviews are cached: the second time is instant."""
+    Each decision of the seat that had a choice is searched by the strong bot
+    from that seat's view at that moment (what it knew; hidden tiles and the
+    future drawn afresh): the chance with the best choice and after the choice
+    made. Shows a chart by month or round, the accuracy, the inaccuracies (?!),
+    mistakes (?) and blunders (??), what chance did, and the largest drops in
+    words. Reviews are cached: the second time is instant."""
     from ladder.review import sources
 
     try:
