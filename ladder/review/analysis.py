@@ -32,8 +32,8 @@ from engine.core.errors import TiantiError
 # least this often (its mean is then within about 5 points, one standard error); otherwise a
 # search of its own estimates it.
 MIN_VISITS = 100
-# More than 2 players: at most this many decisions of the other seats are played out after
-# the choice before the reviewed seat's next decision is searched.
+# More than 2 players: at most this many decisions of the other seats (with a choice) are
+# searched and played out after the choice before the reviewed seat's next decision.
 MAX_LOOKAHEAD = 40
 
 
@@ -140,7 +140,7 @@ def value_after(view: Any, made: int, seat: int, settings: Settings, move: int
     state.apply_action(made)
     players = state.num_players()
     spent, k = 0, 2
-    for _ in range(MAX_LOOKAHEAD):
+    while k < MAX_LOOKAHEAD + 2:
         if state.is_terminal():
             return float(state.returns()[seat]), 0, spent
         legal = state.legal_actions()
