@@ -97,8 +97,9 @@ def summary(r: GameReview, width: int = WIDTH) -> list[str]:
         others = ("draws, shown tiles, the virtual player" if r.players == 1
                   else "draws, shown tiles, the other seats' moves")
         lines += _wrap("", f"Where the chance went: {b['start']:.0f}% at the first decision; "
-                       f"the decisions {b['decisions']:+.0f} points, what happened between "
-                       f"them {b['chance']:+.0f} points ({others}, and the estimates' noise); "
+                       f"the decisions {b['decisions']:+.0f} points; luck {b['chance']:+.0f} "
+                       f"points (what happened between them: {others}, and the estimates' "
+                       "noise); "
                        f"{end} {b['end']:.0f}%{result}.", width)
     steps = ", ".join(f"{name} from {t:.0f}" for name, t in reversed(THRESHOLDS))
     lines += _wrap("", f"Verdicts by the drop in points ({steps}); a drop within the search's "
