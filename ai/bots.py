@@ -210,6 +210,11 @@ class StrongBot:
             self.game = name
         return self.bot
 
+    def searcher_for(self, state: Any) -> Any:
+        """The compiled searcher this bot uses for `state`'s game (made if needed), e.g. to
+        search for a seat that is not the one to move."""
+        return self._bot_for(state).searcher
+
     @property
     def searcher(self) -> Any:
         if self.bot is None:

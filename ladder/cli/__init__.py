@@ -16,7 +16,8 @@ import typer
 from typer.core import TyperGroup
 
 from engine.core.errors import TiantiError
-from ladder.cli import bench, bots, games, play, ratings, replay, rules, tournament, watch
+from ladder.cli import (bench, bots, games, play, ratings, replay, review, rules, tournament,
+                        watch)
 
 
 def version() -> str:
@@ -96,6 +97,7 @@ app.command("games")(games.games)
 app.add_typer(tournament.app, name="tournament")
 app.add_typer(ratings.app, name="ladder")
 app.command("replay")(replay.replay)
+app.command("review")(review.review)
 app.command("bots")(bots.bots)
 
 

@@ -36,6 +36,7 @@ HELP = """Commands at any prompt:
   log              what happened since your last decision (log all: the whole game)
   save FILE        save the game (resume with: tianti play --load FILE)
   quit             save the game and stop
+  review           (after the game) where your decisions won or lost it
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
 
 # Exit status after Ctrl-C (128 + SIGINT), as `tianti tournament run` and `watch` use.
@@ -284,6 +285,9 @@ def play(
             if session.state.is_terminal():
                 saver.autosave()
                 _finish(session, db)
+                from ladder.cli.review import after_game
+
+                after_game(session, saver.path)
                 return
             choices = session.choices()
             if len(choices) == 1 and not confirm_forced:
