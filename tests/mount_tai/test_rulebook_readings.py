@@ -124,14 +124,63 @@ def test_gao_yi_year_2_counts_layers_reached_not_the_highest():
     assert seat(s, 0)["reputation"] == rep + 4
 
 
-def test_gao_yi_year_1_still_needs_a_tile_above_layer_1():
-    # "高矣: If the player cultivates the 2nd layer ..., the player gains 5 reputation."
-    s = owner(cells={(2, 2): "settlement"})
+# Year one, read the same way (issue 36): "高矣: If the player cultivates the 2nd layer of their
+# personal fief through barren land cultivation, the player gains 5 reputation." Layer 2 must
+# hold a tile; {1, 3} (layer 2 crossed over a water source) does not pay.
+
+def _climb(across_water: bool, **options):
+    """Seat 0 cultivates the mountain from its layer-1 settlement at (0, 1): across the water
+    source on (1, 2) to layer 3 (the Descendant of Zheng's level 2), or up to layer 2."""
+    s = policy_position(4, **options)
+    s._debug_set_player(0, talents=[("descendant of zheng", 2)],
+                        cells={(0, 1): "settlement", (0, 2): "settlement"})
+    s._debug_set_board(water={(0, cell(1, 2))})
+    use_tile(s, 0, 1)
+    s.apply_action(effect("barren land cultivation"))
+    s.apply_action(act("mountain", cell(2, 2) if across_water else cell(1, 1)))
+    cells = seat(s, 0)["cells"]
+    layers = {min(divmod(l, 4)) + 1 for l in range(16) if cells[l]}
+    assert layers == ({1, 3} if across_water else {1, 2})
+    return s
+
+
+def _year_one_gao_yi(s):
+    """Seat 0's year-one 高矣 at the spring settlement: (reputation, measure)."""
+    rep = seat(s, 0)["reputation"]
     ev = settle(s, SPRING, praises={(0, 0): "高矣"})
-    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [5]
-    s = owner()
-    ev = settle(s, SPRING, praises={(0, 0): "高矣"})
-    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [0]
+    praise = [e for e in ev if e.kind == "praise" and e.seat == 0]
+    assert len(praise) == 1 and seat(s, 0)["reputation"] == rep + praise[0].points
+    return praise[0].points, praise[0].amounts["measure"]
+
+
+def test_gao_yi_year_1_needs_a_tile_on_layer_2():
+    assert _year_one_gao_yi(_climb(across_water=True)) == (0, 1)      # layers {1, 3}
+    assert _year_one_gao_yi(_climb(across_water=False)) == (5, 2)     # layers {1, 2}
+    # The settlement alone on layer 3 (a position set up, not played) pays nothing either.
+    assert _year_one_gao_yi(owner(cells={(2, 2): "settlement"})) == (0, 1)
+    assert _year_one_gao_yi(owner()) == (0, 1)
+
+
+def test_gao_yi_year_1_counts_the_ascent_and_a_tile_on_layer_2_among_others():
+    s = owner(cells={(1, 1): "farmland", (2, 2): "town", (3, 3): "ascent"})
+    assert _year_one_gao_yi(s) == (5, 2)
+    s = owner(cells={(2, 2): "town", (3, 3): "ascent"})
+    assert _year_one_gao_yi(s) == (0, 1)
+
+
+def test_option_gao_yi_above_layer_1_keeps_the_earlier_reading():
+    # Any tile above layer 1 paid: {1, 3} scores the 5, as before issue 36.
+    s = _climb(across_water=True, gao_yi_above_layer_1=True)
+    assert _year_one_gao_yi(s) == (5, 2)
+    assert _year_one_gao_yi(_climb(across_water=False, gao_yi_above_layer_1=True)) == (5, 2)
+    # legacy_readings (before issue 13) read year one so too (the highest layer, 3).
+    assert _year_one_gao_yi(_climb(across_water=True, legacy_readings=True)) == (5, 3)
+    # The option leaves year two alone: two layers, 4 reputation.
+    s = _climb(across_water=True, gao_yi_above_layer_1=True)
+    ev = settle(s, YEAR2_SPRING, praises={(1, 0): "高矣"})
+    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [4]
+    option = {o.name: o for o in engine.load_game("mount-tai").OPTIONS}["gao_yi_above_layer_1"]
+    assert option.default is False and "issue 36" in option.help
 
 
 # -- 3. Edict effects as printed -------------------------------------------------------------
