@@ -126,11 +126,12 @@ class MountTaiGame(Game):
         Option("legacy_readings", bool, False,
                "the readings before issue 13, to replay records made then: talents settle "
                "before the Works Office, Free Market and Military Garrison; year-two 高矣 "
-               "counts the highest layer; every edict effect is optional"),
+               "counts the highest layer (year one: any tile above layer 1); every edict "
+               "effect is optional"),
         Option("gao_yi_above_layer_1", bool, False,
                "the reading before issue 36, to replay records made then: year-one 高矣 pays "
-               "for a tile on any layer above layer 1 (layers {1, 3} too; default: a tile on "
-               "layer 2, as year two counts the layers holding a tile)"),
+               "for a tile on any layer above layer 1, layers {1, 3} too (default: a tile on "
+               "layer 2)"),
     )
 
     @classmethod

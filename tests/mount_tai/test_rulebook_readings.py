@@ -5,10 +5,15 @@ Seat 0 acts on a dry mountain unless said otherwise.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import engine
 from engine.mount_tai import data
 from tests.mount_tai.helpers import (
-    act, cell, effect, new_game, policy_position, seat, slot_of, use_tile,
+    act, building, cell, dry, effect, new_game, play_random, policy_position, seat, slot_of,
+    use_tile,
 )
 
 SPRING, SUMMER = 1, 3               # the round whose end settles that season (year 1)
@@ -254,6 +259,35 @@ def test_readings_list_the_new_defaults():
     assert "optional_edict_effects" in text and "buildings" in text
 
 
+# The rulebook lies outside the repository (shared/rules beside the checkout or above it).
+RULEBOOK = next((p / "shared" / "rules" / "mount-tai-rulebook.txt"
+                 for p in Path(__file__).resolve().parents
+                 if (p / "shared" / "rules" / "mount-tai-rulebook.txt").exists()), None)
+
+
+def test_readings_name_real_tests_and_quote_the_rulebook():
+    """Issue 36's three readings are listed, each with the rulebook's words (quoted exactly)
+    and the test pinning it; every test a reading names exists in tests/mount_tai."""
+    import re
+
+    here = Path(__file__).resolve().parent
+    defined = set(re.findall(r"^def (test_\w+)", "\n".join(
+        p.read_text(encoding="utf-8") for p in here.glob("test_*.py")), re.M))
+    named = [re.findall(r"Test: (test_\w+)", r) for r in data.READINGS]
+    assert all(set(n) <= defined for n in named), [n for n in named if not set(n) <= defined]
+    pinned = {n[0]: r for n, r in zip(named, data.READINGS) if n}
+    assert {"test_gao_yi_year_1_needs_a_tile_on_layer_2",
+            "test_challenge_3_secretary_extra_decision_not_the_last_rounds_action",
+            "test_blueprint_refills_when_fewer_kinds_show"} <= set(pinned)
+    if RULEBOOK is None:
+        pytest.skip("shared/rules/mount-tai-rulebook.txt is not beside or above the checkout")
+    book = " ".join(RULEBOOK.read_text(encoding="utf-8").split())
+    for reading in pinned.values():
+        quotes = [q for q in re.findall(r"(?<=[\s(:])'([^']+?[.)])'(?=[\s;]|$)", reading)
+                  if len(q) > 30]
+        assert quotes and all(q in book for q in quotes), (reading, quotes)
+
+
 # -- 4. Readings written down in data.READINGS (pinned here) ---------------------------------
 
 def _events(s, tiles, bonus):
@@ -290,3 +324,72 @@ def test_publicist_counts_one_player_in_solo():
     s = new_game(solo=True)
     s._debug_set_player(0, talents=[("publicist", 3)], money=1, grain=1, wine=1)
     assert s.level3_value(0, "publicist") == 3 * data.SOLO_PUBLICIST_PLAYERS == 3
+
+
+def test_blueprint_refills_when_fewer_kinds_show():
+    # Building plan: "If the number of building tiles in the blueprint area is less than the
+    # number specified for the player count, replenish it ... (in a 2- or 3-player game, flip 3
+    # different kinds of building tiles; in a 4-player game, flip 4 different kinds ...)".
+    # Read as kinds showing: 5 tiles of 4 kinds, a granary taken: 4 tiles, only 3 kinds -> the
+    # works office is flipped (counting tiles, 4 would not be "less than" 4).
+    s = policy_position(4)
+    s._debug_set_board(blueprint=[("mint", 2), ("granary", 1), ("yufu", 1), ("free market", 1)],
+                       supply=["imperial academy", "works office"])         # next flip last
+    use_tile(s, 0, 9)
+    s.apply_action(effect("building plan"))
+    s.apply_action(act("build", building("granary")))
+    assert s.snapshot()["blueprint"] == [(building("mint"), 2), (building("yufu"), 1),
+                                         (building("free market"), 1),
+                                         (building("works office"), 1)]
+    assert s.snapshot()["supply_count"] == 1
+    # One mint of the stack of two taken: still 4 kinds (4 tiles), nothing is flipped.
+    s = policy_position(4)
+    s._debug_set_board(blueprint=[("mint", 2), ("granary", 1), ("yufu", 1), ("free market", 1)],
+                       supply=["imperial academy", "works office"])
+    use_tile(s, 0, 9)
+    s.apply_action(effect("building plan"))
+    s.apply_action(act("build", building("mint")))
+    assert s.snapshot()["blueprint"] == [(building("mint"), 1), (building("granary"), 1),
+                                         (building("yufu"), 1), (building("free market"), 1)]
+    assert s.snapshot()["supply_count"] == 2
+    # 2-3 players: 3 kinds. 4 tiles of 3 kinds, a yufu taken: refilled to 3 kinds.
+    s = policy_position(3)
+    s._debug_set_board(blueprint=[("mint", 2), ("granary", 1), ("yufu", 1)],
+                       supply=["works office"])
+    use_tile(s, 0, 9)
+    s.apply_action(effect("building plan"))
+    s.apply_action(act("build", building("yufu")))
+    assert [k for k, _ in s.snapshot()["blueprint"]] == [
+        building("mint"), building("granary"), building("works office")]
+
+
+def _secretary_extra_decision(challenge: int):
+    """A solo game whose last round's policy decision was a celebration, run on to the
+    Secretary's extra policy decision at game end (seat 0 holds the Secretary at level 3)."""
+    options = {"bonus_buildings": "none"} if challenge == 3 else {}
+    s = new_game(challenge=challenge, **options)
+    dry(s)
+    s._debug_set_player(0, talents=[("secretary", 3)], grain=9, wine=9, money=9)
+    s._debug_set_board(round=15)                        # the last round
+    s._debug_policy(0)
+    use_tile(s, 0, 8)
+    s.apply_action(effect("celebration"))
+    play_random(s, seed=1, until=lambda x: x.snapshot()["phase"] == "policy")
+    assert s.snapshot()["round"] == 16 and s.current_player() == 0 and not s.is_terminal()
+    return s
+
+
+def test_challenge_3_secretary_extra_decision_not_the_last_rounds_action():
+    # Game 3: "in the policy decision phase, the player may not perform the action taken in the
+    # previous round"; the Secretary's level 3: "At game end, before reputation is calculated,
+    # the player performs one additional policy decision phase". The extra phase is a policy
+    # decision phase: the last round's celebration may not be performed there.
+    s = _secretary_extra_decision(3)
+    assert not s.effect_possible(0, "celebration")
+    use_tile(s, 0, 25)                                  # brewing / celebration (tier III)
+    assert effect("celebration") not in s.legal_actions()
+    assert effect("brewing") in s.legal_actions()
+    # In challenge game 1 the same decision may celebrate.
+    s = _secretary_extra_decision(1)
+    use_tile(s, 0, 25)
+    assert effect("celebration") in s.legal_actions()
