@@ -72,3 +72,23 @@ def test_a_play_save_of_version_2_loads_with_the_old_reading(tmp_path: Path) -> 
                                               now.snapshot()["seats"]])) == [0, 5]
     saved = session.to_dict()["record"]
     assert saved["version"] == RECORD_VERSION and saved["options"]["gao_yi_above_layer_1"]
+
+
+def test_the_solo_goal_of_an_older_stored_game_is_judged_under_its_rules() -> None:
+    """ladder.store.goal_reached (a schema-1 store's upgrade, its read-only ratings) replays a
+    stored game under its record version: version-1 solo games no longer fail to replay."""
+    from ladder.store import goal_reached
+
+    fixtures = FIXTURES.parents[1]
+    games = [g for name in ("records_v1/records_v1.json", "records_v2/records_v2.json")
+             for g in json.loads((fixtures / name).read_text(encoding="utf-8"))
+             if g["record"]["game"] == "mount-tai" and g["record"]["options"]["players"] == 1]
+    assert {g["record"]["version"] for g in games} == {1, 2} and len(games) >= 6
+    for game in games:
+        r = game["record"]
+        assert goal_reached(r["game"], r["options"], r["seed"], r["actions"]) is (
+            State.from_record(r).goal_reached())
+    # A game stored now: its options name every option, it replays as it was played.
+    state = State.from_record(dict(games[-1]["record"], version=RECORD_VERSION))
+    r = state.to_record()
+    assert goal_reached(r["game"], r["options"], r["seed"], r["actions"]) is state.goal_reached()
