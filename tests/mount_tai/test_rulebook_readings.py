@@ -188,6 +188,20 @@ def test_option_gao_yi_above_layer_1_keeps_the_earlier_reading():
     assert option.default is False and "issue 36" in option.help
 
 
+def test_the_search_knowledge_reads_year_one_gao_yi_the_same_way():
+    # The projected value (knowledge.features[1]) of a year with 高矣 in every season: layers
+    # {1, 3} are worth far less than {1, 2} now, and as much with the earlier reading.
+    from engine.mount_tai.knowledge import features
+
+    def value(across_water: bool, **options) -> float:
+        s = _climb(across_water, **options)
+        s._debug_set_board(praises={(0, k): "高矣" for k in range(4)})
+        return features(s, 0)[1]
+
+    assert value(True) < value(False) - 10
+    assert value(True, gao_yi_above_layer_1=True) >= value(False, gao_yi_above_layer_1=True)
+
+
 # -- 3. Edict effects as printed -------------------------------------------------------------
 # "Edict tile 【I】: the tile has only one action effect, which is executed."
 # "Edict tile 【II】: the tile has two action effects; choose one of the two and execute it."
