@@ -108,7 +108,7 @@ def after_game(session: Any, saved: Path | None = None) -> None:
     from ladder.review import sources
 
     typer.echo("")
-    typer.echo("r (or review) then Enter: a review of your decisions (a minute or two); "
+    typer.echo("r (or review), Enter: review your decisions (a minute or two); "
                "Enter: leave.")
     while True:
         try:

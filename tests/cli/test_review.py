@@ -172,7 +172,7 @@ def test_play_offers_the_review_at_the_end(tmp_path, monkeypatch):
                            input=_answers_then("review"))
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
-    assert "r (or review) then Enter" in out
+    assert "r (or review), Enter: review" in out
     assert "Review of P0 (you)" in out and "Accuracy" in out
     assert out.index("Ranking") < out.index("Review of P0 (you)")
 
@@ -182,7 +182,7 @@ def test_play_leaves_after_the_game_on_any_other_answer(tmp_path):
                                  "random(seed=1)", "--db", str(tmp_path / "db.sqlite")],
                            input=_answers_then("") + "review\n")
     assert result.exit_code == 0, result.output[-2000:]
-    assert "r (or review) then Enter" in result.output
+    assert "r (or review), Enter: review" in result.output
     assert "Review of P0" not in result.output
 
 
