@@ -224,6 +224,20 @@ LEGEND = """In the Year of the Dragon: the board's words
   A "* " before a line: it changed since your last decision."""
 
 
+def choice_group(snap: dict[str, Any], action: int) -> tuple[str, str] | None:
+    """For a long list of choices, which `tianti play` shows grouped so that the board stays
+    in view: the heading of `action`'s group and its short label under it (None: the choice
+    is shown whole). Recruiting with a card or with a wildcard, one person type each."""
+    from engine.dragon.game import LAYOUT as L
+    from engine.dragon.text import type_name
+
+    if L["play"] <= action < L["play_empty"]:
+        return "recruit with its card", type_name(action - L["play"])
+    if L["wild"] <= action < L["wild_empty"]:
+        return "recruit with a wildcard", type_name(action - L["wild"])
+    return None
+
+
 def explain_action(snap: dict[str, Any], action: int) -> str:
     """The guide's paragraph on the choice `action` of the player to move in `snap`."""
     from engine.dragon.game import LAYOUT as L

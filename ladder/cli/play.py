@@ -17,12 +17,12 @@ import typer
 
 from ai.levels import level_names, level_spec, top_level
 from engine.core.errors import TiantiError
-from engine.core.text import WIDTH, fit_lines
+from engine.core.text import WIDTH, display_width, fit_lines, wrap
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
-from ladder.explain import explain_choice, legend
+from ladder.explain import choice_groups, explain_choice, legend
 from ladder.narrate import HEADER, Line, render
-from ladder.play import HUMAN, LoggedMove, PlayError, PlaySession, default_save_path
+from ladder.play import HUMAN, Choice, LoggedMove, PlayError, PlaySession, default_save_path
 
 HELP = """Commands at any prompt:
   NUMBER or NAME   play that choice (an unambiguous prefix of the name is enough)
@@ -93,10 +93,73 @@ def _show_board(session: PlaySession, previous: list[str] | None) -> list[str]:
     return lines
 
 
+# A choice list longer than this is shown compactly (grouped), so that board and choices fit
+# a 45-line terminal.
+LONG_LIST = 12
+# Choices grouped under shared first words only when what is left of each is this short.
+SHORT_LABEL = 30
+
+
+def choice_lines(choices: list[Choice], width: int = WIDTH,
+                 groups: list[tuple[str, str] | None] | None = None) -> list[str]:
+    """The numbered choices, one a line; a long list (the draft's pairs, recruiting with
+    wildcards) compactly, in groups on wrapped lines under a heading: the game's groups
+    (`groups`: a heading and a short label per choice, from its guide) where it has them,
+    else choices in a row that share their first words (at least two: "draft craftsman +")."""
+    if len(choices) <= LONG_LIST:
+        return [f"  {c.number:2}. {c.text}" for c in choices]
+    groups = groups or [None] * len(choices)
+    lines: list[str] = []
+    i = 0
+    while i < len(choices):
+        if groups[i] is not None:
+            j = i
+            while j < len(choices) and groups[j] is not None and groups[j][0] == groups[i][0]:
+                j += 1
+            lines.extend(wrap(f"  {groups[i][0]}: ", [f"{c.number}. {g[1]}" for c, g in
+                                                       zip(choices[i:j], groups[i:j])],
+                              width, sep="  "))
+            i = j
+            continue
+        words = choices[i].text.split(" ")
+        common = 0
+        j = i + 1
+        while j < len(choices) and groups[j] is None:
+            other = choices[j].text.split(" ")
+            n = 0
+            while n < min(len(words), len(other)) - 1 and words[n] == other[n]:
+                n += 1
+            if n < 2 or (common and n < common):
+                break
+            common = n if not common else min(common, n)
+            j += 1
+        rests = [" ".join(c.text.split(" ")[common:]) for c in choices[i:j]]
+        if j - i < 2 or max(map(display_width, rests)) > SHORT_LABEL:
+            lines.append(f"  {choices[i].number:2}. {choices[i].text}")
+            i += 1
+            continue
+        head = "  " + " ".join(words[:common]) + " "
+        lines.extend(wrap(head, [f"{c.number}. {rest}" for c, rest in zip(choices[i:j], rests)],
+                          width, sep="  "))
+        i = j
+    return lines
+
+
 def _show_choices(session: PlaySession) -> None:
     say(session.state.decision_name(), bold=True)
-    for c in session.choices():
-        say(f"  {c.number:2}. {c.text}")
+    needed = session.picks_needed()
+    if needed:
+        picked = [session.state.action_to_string(a) for a in session.picks]
+        left = needed - len(picked)
+        if picked:
+            for line in wrap("  your picks so far: ", picked, WIDTH, sep="; "):
+                say(line)
+        say(f"  pick {left} {'more ' if picked else ''}(one at a time, in any order; "
+            "'undo' takes back a pick)")
+    choices = session.choices()
+    groups = choice_groups(session.state, [c.action for c in choices])
+    for line in choice_lines(choices, groups=groups):
+        say(line)
 
 
 class Saver:
@@ -273,9 +336,18 @@ def play(
             lines.append(Line("event", f"P{move.player} {move.thinking}"))
         narrate(lines + session.narrate_last())
 
-    def played(text: str) -> None:
-        """The person's move and the automatic steps after it."""
-        narrate([Line("move", text)] + session.narrate_last())
+    def played(action: int, forced: bool = False) -> None:
+        """The person plays `action`: their move(s) and the automatic steps after each; at an
+        orderless decision (releases) a pick, played when the set is complete."""
+        text = session.state.action_to_string(action)
+        moves = session.choose(action)
+        if not moves:
+            say(f"you pick: {text}" + (" (the only choice)" if forced else ""))
+            return
+        lines = session.narrate_moves(moves)
+        if forced and len(moves) == 1:
+            lines[0] = Line("move", f"{lines[0].text} (the only choice: played for you)")
+        narrate(lines)
 
     try:
         while True:
@@ -286,8 +358,7 @@ def play(
                 return
             choices = session.choices()
             if len(choices) == 1 and not confirm_forced:
-                session.choose(choices[0].action)
-                played(f"you: {choices[0].text} (the only choice: played for you)")
+                played(choices[0].action, forced=True)
                 saver.autosave()
                 continue
             saver.autosave()
@@ -337,13 +408,22 @@ def play(
                         continue
                     say(f"saved to {saved}; resume with: tianti play --load {saved}")
                 elif word == "hint":
-                    with _thinking(session.seat, session.hint_spec):
-                        h = session.hint()
+                    try:
+                        with _thinking(session.seat, session.hint_spec):
+                            h = session.hint()
+                    except PlayError as e:
+                        say(str(e), fg=typer.colors.RED)
+                        continue
                     first, *rest = h.lines()
                     say(first, fg=typer.colors.GREEN)
                     for text in rest:
                         say(text)
                 elif word == "undo":
+                    if session.picks:
+                        gone = session.state.action_to_string(session.picks[-1])
+                        session.unpick()
+                        say(f"took back your pick: {gone}")
+                        break
                     if session.undo():
                         # A forced decision would be replayed at once: go back past it.
                         while (not confirm_forced and session.decisions
@@ -359,9 +439,7 @@ def play(
                     except PlayError as e:
                         say(str(e), fg=typer.colors.RED)
                         continue
-                    text = session.state.action_to_string(action)
-                    session.choose(action)
-                    played(f"you: {text}")
+                    played(action)
                     saver.autosave()
                     break
     except KeyboardInterrupt:
