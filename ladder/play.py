@@ -46,9 +46,24 @@ def is_code_spec(spec: str) -> bool:
     return spec.strip().lower().startswith("python:")
 
 
+def saves_dir() -> Path:
+    """The folder of the games `tianti play` saves by default."""
+    return data_dir() / "saves"
+
+
 def default_save_path(game: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / "saves" / f"{game}-{stamp}.json"
+    return saves_dir() / f"{game}-{stamp}.json"
+
+
+def find_save(path: str | os.PathLike[str]) -> Path:
+    """The saved game `path` names: the file, or a bare file name that is not in the working
+    folder but in the saves folder (so that `--load dragon-20261204-213209.json` resumes the
+    game the resume hint names)."""
+    p = Path(path).expanduser()
+    if not p.exists() and len(p.parts) == 1 and (saves_dir() / p).exists():
+        return saves_dir() / p
+    return p
 
 
 @dataclass
@@ -425,8 +440,9 @@ class PlaySession:
     def load(path: str | os.PathLike[str], trust: bool = False) -> "PlaySession":
         """The game saved at `path`, checked: a clear PlayError for a file that is not a save,
         a missing or malformed field, unknown game options, a seat out of range, or (without
-        `trust`) a bot spec that would run Python code named in the file."""
-        p = Path(path).expanduser()
+        `trust`) a bot spec that would run Python code named in the file. A bare file name
+        not in the working folder is looked for in the saves folder (`find_save`)."""
+        p = find_save(path)
         try:
             data = json.loads(p.read_text())
         except FileNotFoundError:

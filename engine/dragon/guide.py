@@ -221,7 +221,13 @@ LEGEND = """In the Year of the Dragon: the board's words
     large (2 dragons), each dragon 1 VP per month.
   palace N (F floors): who lives there; "empty" is a free floor.
   cards: your person cards left; a wildcard recruits any kind.
-  A "* " before a line: it changed since your last decision."""
+  A "* " before a line: it changed since your last decision.
+The full board (`board`, the game's end, `tianti watch` and `replay`) adds:
+  Events: all twelve months, [this month] in brackets.
+  Persons on display: the tiles left, young and old apart.
+  Player N: the same numbers, "track T": steps on the person track.
+  palace N (F floors), cards: as above, for every player.
+  Now: who decides what."""
 
 
 def choice_group(snap: dict[str, Any], action: int) -> tuple[str, str] | None:

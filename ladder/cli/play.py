@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
+import shutil
 import sqlite3
 import sys
 from pathlib import Path
@@ -22,7 +24,8 @@ from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fa
                                 parse_game_options)
 from ladder.explain import choice_groups, explain_choice, legend
 from ladder.narrate import HEADER, Line, render
-from ladder.play import HUMAN, Choice, LoggedMove, PlayError, PlaySession, default_save_path
+from ladder.play import (HUMAN, Choice, LoggedMove, PlayError, PlaySession, default_save_path,
+                         find_save, saves_dir)
 
 HELP = """Commands at any prompt:
   NUMBER or NAME   play that choice (an unambiguous prefix of the name is enough)
@@ -33,7 +36,7 @@ HELP = """Commands at any prompt:
   undo             back to your previous decision
   board            the full board
   log              what happened since your last decision (log all: the whole game)
-  save FILE        save the game (resume with: tianti play --load FILE)
+  save FILE        save the game (resume it with: play --load FILE)
   quit             save the game and stop
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
 
@@ -188,8 +191,45 @@ class Saver:
             say(f"\n{why}: the game could NOT be saved: {e}", fg=typer.colors.RED)
             raise typer.Exit(code=code or 1)
         say(f"\n{why}: the game is saved to {saved}")
-        say(f"resume it with: tianti play --load {saved}")
+        resume_hint(saved)
         raise typer.Exit(code=code)
+
+
+def program() -> str:
+    """The command that runs tianti again as it was started: `tianti` when that is what the
+    PATH finds, else the path it was started by (`.venv/bin/tianti` after `make play`, which
+    does not put it on the PATH)."""
+    started = sys.argv[0] if sys.argv else ""
+    if not os.path.basename(started).startswith("tianti"):
+        return "tianti"  # python -m ladder.cli, or a test
+    found = shutil.which("tianti")
+    if found and os.path.realpath(found) == os.path.realpath(started):
+        return "tianti"
+    return shlex.quote(started)
+
+
+def short_path(path: Path) -> str:
+    """`path` as `--load` reads it, short: its name alone in the saves folder, relative to
+    the working folder when inside it, with `~` for the home folder, else whole."""
+    p = Path(path).resolve()
+    if p.parent == saves_dir().resolve() and find_save(p.name) == saves_dir() / p.name:
+        return shlex.quote(p.name)
+    with contextlib.suppress(ValueError):
+        return shlex.quote(str(p.relative_to(Path.cwd().resolve())))
+    with contextlib.suppress(ValueError, RuntimeError):
+        return "~/" + shlex.quote(str(p.relative_to(Path.home().resolve())))
+    return shlex.quote(str(p))
+
+
+def resume_hint(path: Path, lead: str = "resume it with: ") -> None:
+    """How to resume the game saved at `path`: a command to copy, never broken over lines (on
+    a line of its own when it does not fit after `lead`)."""
+    command = f"{program()} play --load {short_path(path)}"
+    if display_width(lead + command) <= WIDTH:
+        typer.echo(lead + command)
+    else:
+        typer.echo(lead.rstrip())
+        typer.echo("  " + command)
 
 
 def _points(n: int) -> str:
@@ -287,7 +327,8 @@ def play(
         + ". Mount Tai: " + level_names("mount-tai") + ". `tianti bots` shows their bot "
         "specs; not with --opponent")] = None,
     seed: SeedOpt = None,
-    load: Annotated[Optional[Path], typer.Option("--load", help="resume a saved game")] = None,
+    load: Annotated[Optional[Path], typer.Option(
+        "--load", help="resume a saved game: its file, or its name in the saves folder")] = None,
     save_to: Annotated[
         Optional[Path], typer.Option("--save-to", help="where the game is saved after every "
                                      "decision and at quit / Ctrl-C / end of input (default: a "
@@ -319,7 +360,8 @@ def play(
                                       seed, hint_bot)
     except TiantiError as e:
         raise fail(str(e))
-    saver = Saver(session, save_to or load or default_save_path(session.state.game.name))
+    saver = Saver(session, save_to or (find_save(load) if load else None)
+                  or default_save_path(session.state.game.name))
     say(_intro(session))
     if load is None:
         narrate(session.narrate_setup())
@@ -406,7 +448,8 @@ def play(
                     except PlayError as e:
                         say(f"{e}; the game goes on", fg=typer.colors.RED)
                         continue
-                    say(f"saved to {saved}; resume with: tianti play --load {saved}")
+                    say(f"saved to {saved}")
+                    resume_hint(saved, "resume with: ")
                 elif word == "hint":
                     try:
                         with _thinking(session.seat, session.hint_spec):

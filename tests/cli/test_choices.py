@@ -138,3 +138,21 @@ def test_board_and_draft_choices_fit_a_45_line_terminal():
     assert screen[0].strip().startswith("Starting draft"), screen[0]
     assert len(screen) + 1 <= 45, len(screen)
     assert max(map(display_width, out.splitlines())) <= 80 or "saves" in out
+
+
+def test_any_picks_in_any_order_end_in_legal_moves_over_whole_games():
+    """Random picks at every orderless decision of seat 0 (releases, drought, flood, tornado)
+    over whole games with both expansions: each set is played without an illegal move."""
+    g = load_game("dragon", great_wall=True, super_events=True)
+    seen = set()
+    for seed in range(1, 25):
+        rng = random.Random(seed)
+        session = PlaySession(g.new_initial_state(seed), 0, ["human"] + ["random"] * 3)
+        while not session.state.is_terminal():
+            if session.state.current_player() != 0:
+                session.state.apply_action(rng.choice(session.state.legal_actions()))
+                continue
+            if session.picks_needed():
+                seen.add(session.state.snapshot()["phase"])
+            session.choose(rng.choice(session.choices()).action)
+    assert {"release", "tornado"} <= seen

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ladder.cli import app
-from ladder.play import PlaySession
+from ladder.play import PlaySession, find_save
 
 runner = CliRunner()
 FAST = ["--opponent", "random(seed=1)", "--hint-bot", "ismcts(iterations=300)"]
@@ -27,7 +27,7 @@ def run(args, lines):
 def saved_path(output: str) -> str:
     m = re.search(r"tianti play --load\s+(\S+)", output)
     assert m, output
-    return m.group(1)
+    return str(find_save(m.group(1)))  # the hint names a save in the saves folder by name
 
 
 def test_choose_by_number_name_and_prefix_then_end_of_input_saves(tmp_path):
