@@ -59,3 +59,33 @@ def test_the_resume_command_is_the_one_that_started_tianti_on_one_line(tmp_path,
     assert again.exit_code == 0, again.output
     assert "Starting draft" in again.output and f"tianti play --load {name}" in again.output
     assert sorted(p.name for p in (tmp_path / "data" / "saves").iterdir()) == [name]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "--foo"], "error: no such option --foo"),
+    (["play", "--sead", "3"], "error: no such option --sead; did you mean --seed, --seat or "
+                              "--load? (try '"),
+    (["plya"], "error: no such command 'plya'; did you mean 'play' or 'replay'?"),
+    (["tournament", "lst"], "error: no such command 'lst'; did you mean 'list'?"),
+    (["play", "--seat", "x"], "error: invalid value for '--seat'"),
+    (["replay"], "error: missing argument 'run' (try '"),
+    (["play", "dargon"], "error: unknown game 'dargon' (did you mean dragon?); known games:"),
+    (["watch", "-b", "heurstic"], "error: unknown bot 'heurstic' (did you mean heuristic?)"),
+    (["watch", "-b", "heuristic(epsilom=0.1)"], "has no option 'epsilom' (did you mean "
+                                                "epsilon?)"),
+    (["watch", "-o", "great_wal=true"], "unknown option 'great_wal' for dragon (did you mean "
+                                        "great_wall?)"),
+])
+def test_usage_errors_are_one_line_with_exit_2_and_say_what_was_meant(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert "\x1b" not in result.output and "─" not in result.output
+
+
+def test_help_keeps_its_look_and_no_arguments_still_shows_it():
+    result = runner.invoke(app, ["play", "--help"])
+    assert result.exit_code == 0 and "Usage:" in result.output and "--seed" in result.output
+    result = runner.invoke(app, [])
+    assert result.exit_code == 2 and "Usage:" in result.output and "error:" not in result.output
