@@ -9,6 +9,7 @@ shell completion.
 from __future__ import annotations
 
 import difflib
+import inspect
 import os
 import re
 import sqlite3
@@ -45,6 +46,7 @@ class GuardedGroup(TyperGroup):
     bad or missing value), with a "did you mean"; NO_COLOR turns colour off."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        _reflow_help(self)
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
         try:
@@ -78,6 +80,17 @@ class GuardedGroup(TyperGroup):
             _one_line(ctx, f"{e.strerror or e}{f': {e.filename}' if e.filename else ''}")
         except OverflowError as e:
             _one_line(ctx, f"a number is out of range: {e}")
+
+
+def _reflow_help(command: Any) -> None:
+    """Join the lines of each paragraph of every command's help (its docstring), so that
+    `--help` wraps them to the terminal instead of breaking where the source does (this Typer
+    keeps single line breaks)."""
+    for sub in getattr(command, "commands", {}).values():
+        if sub.help:
+            paragraphs = inspect.cleandoc(sub.help).split("\n\n")
+            sub.help = "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
+        _reflow_help(sub)
 
 
 def usage_message(e: Exception) -> str:

@@ -251,8 +251,8 @@ def plot(
     """Draw each bot's rating history in one pool to an image file.
 
     mu with a band of ± sigma, and the conservative rating dashed. Needs matplotlib:
-    pip install 'tianti[plot]'. The image is --out (-o was its short form before -o meant
-    --option everywhere); -o KEY=VALUE chooses the pool."""
+    pip install 'tianti\\[plot]' (`make test` installs it). The image is --out (-o was its
+    short form before -o meant --option everywhere); -o KEY=VALUE chooses the pool."""
     from ladder.plot import plot_history
     from ladder.ratings import history, ladder
 

@@ -89,3 +89,17 @@ def test_help_keeps_its_look_and_no_arguments_still_shows_it():
     assert result.exit_code == 0 and "Usage:" in result.output and "--seed" in result.output
     result = runner.invoke(app, [])
     assert result.exit_code == 2 and "Usage:" in result.output and "error:" not in result.output
+
+
+def test_plot_help_names_the_extra_that_installs_matplotlib():
+    result = runner.invoke(app, ["ladder", "plot", "--help"])
+    one = " ".join(result.output.split())
+    assert result.exit_code == 0 and "pip install 'tianti[plot]' (`make test` installs it)" in one
+
+
+def test_help_paragraphs_are_wrapped_to_the_terminal_not_where_the_source_breaks():
+    result = runner.invoke(app, ["replay", "--help"])
+    prose = result.output.split("Arguments")[0].splitlines()
+    assert max(map(display_width, prose)) <= 80
+    assert " they " in " ".join(prose) and not any(line.strip() == "they" for line in prose)
+    assert len([line for line in prose if 0 < len(line.strip()) < 40]) <= 2, prose
