@@ -40,6 +40,9 @@ HELP = """Commands at any prompt:
   quit             save the game and stop
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
 
+# Games whose narration ends with the final scoring and the ranking (ladder/narrate.py).
+NARRATED_RANKING = ("dragon", "mount-tai")
+
 # Exit status after Ctrl-C (128 + SIGINT), as `tianti tournament run` and `watch` use.
 INTERRUPTED = 130
 
@@ -237,23 +240,29 @@ def _points(n: int) -> str:
 
 
 def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
+    """The end: the final board, and where each player's points came from over the whole game
+    (the final scoring and the ranking were narrated just before, so they are not repeated;
+    a game whose narration has no ranking gets it here)."""
     say("")
-    say(str(session.state))
+    for line in fit_lines(_board(session), WIDTH).splitlines():
+        say(line)
     summary = session.summary()
     breakdown = summary.get("breakdown")
+    order = sorted(range(len(summary["ranks"])), key=lambda i: (summary["ranks"][i], i))
     if breakdown:
         say("")
-        say("Final scoring", bold=True)
+        say("Where each score came from over the whole game", bold=True)
         sources = [k for k in breakdown[0] if k != "total"]
-        for i, b in enumerate(breakdown):
+        for i in order:
+            b = breakdown[i]
             who = "you" if i == session.seat else session.specs[i]
             parts = ", ".join(f"{k} {b[k]}" for k in sources if b[k])
             say(f"  P{i} ({who}): {b['total']} = {parts or '0'}")
-    say("Ranking", bold=True)
-    order = sorted(range(len(summary["ranks"])), key=lambda i: summary["ranks"][i])
-    for i in order:
-        who = "you" if i == session.seat else session.specs[i]
-        say(f"  {summary['ranks'][i] + 1}. P{i} ({who}): {_points(summary['scores'][i])}")
+    elif session.state.game.name not in NARRATED_RANKING:
+        say("Ranking", bold=True)
+        for i in order:
+            who = "you" if i == session.seat else session.specs[i]
+            say(f"  {summary['ranks'][i] + 1}. P{i} ({who}): {_points(summary['scores'][i])}")
     solo = summary.get("solo")
     if solo:
         say(f"Solo goal: {solo}")

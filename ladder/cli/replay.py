@@ -8,6 +8,7 @@ import typer
 from engine.core.errors import TiantiError
 from engine.core.state import RECORD_VERSION, State, legacy_fill
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
+from ladder.play import HUMAN
 from ladder.narrate import HEADER, Line, narrator_for
 
 
@@ -83,8 +84,9 @@ def replay(
             state.apply_action(action)
         except TiantiError as e:
             raise fail(f"the stored game does not replay at decision {i}: {e}")
-        echo_narration([narrator.move(f"P{player} {seats[player]['bot']}: {text}  "
-                                      f"({_duration(seconds)})")])
+        # A person's moves are not timed (`tianti play` stores 0 s for them).
+        timing = "" if seats[player]["bot"] == HUMAN else f"  ({_duration(seconds)})"
+        echo_narration([narrator.move(f"P{player} {seats[player]['bot']}: {text}{timing}")])
         if not tell(narrator.step(state.events())):
             return
         if record["version"] < RECORD_VERSION:

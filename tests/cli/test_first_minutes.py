@@ -103,3 +103,17 @@ def test_help_paragraphs_are_wrapped_to_the_terminal_not_where_the_source_breaks
     assert max(map(display_width, prose)) <= 80
     assert " they " in " ".join(prose) and not any(line.strip() == "they" for line in prose)
     assert len([line for line in prose if 0 < len(line.strip()) < 40]) <= 2, prose
+
+
+def test_replay_of_a_played_game_does_not_time_the_persons_moves(tmp_path):
+    db = tmp_path / "ladder.db"
+    played = runner.invoke(app, ["play", "dragon", "-p", "2", "--seed", "2", "--db", str(db),
+                                 "--opponent", "random(seed=1)"], input="1\n" * 400)
+    assert played.exit_code == 0, played.output[-2000:]
+    result = runner.invoke(app, ["replay", "1", "1", "--db", str(db), "--no-board"])
+    assert result.exit_code == 0, result.output
+    mine = [line for line in result.output.splitlines() if re.match(r"\s*P0 human: ", line)]
+    theirs = [line for line in result.output.splitlines() if re.match(r"\s*P1 random", line)]
+    assert mine and theirs
+    assert not [line for line in mine if "µs" in line or " s)" in line or "ms)" in line]
+    assert any(re.search(r"\((\d+ µs|[\d.]+ ms|[\d.]+ s)\)$", line) for line in theirs)
