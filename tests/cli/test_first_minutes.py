@@ -117,3 +117,16 @@ def test_replay_of_a_played_game_does_not_time_the_persons_moves(tmp_path):
     assert mine and theirs
     assert not [line for line in mine if "µs" in line or " s)" in line or "ms)" in line]
     assert any(re.search(r"\((\d+ µs|[\d.]+ ms|[\d.]+ s)\)$", line) for line in theirs)
+
+
+@pytest.mark.parametrize("args, first", [
+    (["dragon"], "In the Year of the Dragon: 4 players, seed 1"),
+    (["dragon", "-p", "3", "-o", "great_wall=true"],
+     "In the Year of the Dragon: 3 players, seed 1; great wall on"),
+    (["mount-tai", "-p", "1", "-o", "challenge=3"], "Mount Tai: 1 player, seed 1; challenge 3"),
+])
+def test_watch_starts_with_a_readable_header(args, first):
+    result = runner.invoke(app, ["watch", *args, "--seed", "1", "--no-board"])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert result.output.splitlines()[0] == first
+    assert "=False" not in result.output and "(players=" not in result.output
