@@ -157,6 +157,8 @@ def export(
     store = open_store(db)
     try:
         wanted = _filters(option, game)
+        if run is not None:
+            store.run(run)  # a run that does not exist is an error, not an empty export
     except TiantiError as e:
         raise fail(str(e))
     where, params = ["1"], []

@@ -440,9 +440,21 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     for r in runs:
         bots = ", ".join(n for n, _ in r.spec.bots)
         label = f" [{r.label}]" if r.label else ""
-        typer.echo(f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
+        typer.echo(f"{r.id:>4}  {_status(store, r):<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
                    f"{r.created_at[:19].replace('T', ' '):<19}  {r.spec.game} "
                    f"{r.spec.players}p: {bots}{label}")
+
+
+def _status(store: Store, info: Any) -> str:
+    """A run's status in `tournament list`: a finished run with a sequential test says its
+    verdict ("accepted H1", "accepted H0", or "no verdict" when every deal was played)."""
+    if info.status != "finished" or info.spec.sprt is None:
+        return info.status
+    from ladder.runner import sprt_tracker
+
+    tracker = sprt_tracker(store, info.id, info.spec)
+    result = tracker.state.result if tracker is not None else None
+    return f"accepted {result}" if result else "no verdict"
 
 
 @app.command()

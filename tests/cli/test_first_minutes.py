@@ -130,3 +130,31 @@ def test_watch_starts_with_a_readable_header(args, first):
     assert result.exit_code == 0, result.output[-2000:]
     assert result.output.splitlines()[0] == first
     assert "=False" not in result.output and "(players=" not in result.output
+
+
+def test_tournament_list_gives_a_sequential_tests_verdict(tmp_path):
+    db = tmp_path / "s.db"
+    result = runner.invoke(app, ["tournament", "run", "--db", str(db), "-p", "2", "-b",
+                                 "h=heuristic", "-b", "r=random", "--deals", "40", "--seed", "1",
+                                 "--workers", "1", "--sprt", "0,100", "--json"])
+    assert result.exit_code == 0, result.output
+    listed = runner.invoke(app, ["tournament", "list", "--db", str(db)])
+    row = listed.output.splitlines()[1]
+    assert re.match(r"\s+1\s+accepted H1\s+\d+/80\s", row), row
+    assert "finished" not in row
+
+
+def test_export_of_a_missing_run_is_a_one_line_error(tmp_path):
+    db = tmp_path / "e.db"
+    made = runner.invoke(app, ["tournament", "run", "--db", str(db), "-p", "2", "-b", "a=random",
+                               "-b", "b=random", "--deals", "1", "--seed", "1", "--workers", "1"])
+    assert made.exit_code == 0, made.output
+    out = tmp_path / "games.jsonl"
+    result = runner.invoke(app, ["ladder", "export", "--run", "99", "--db", str(db),
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"error: there is no run 99 in {db}; recent runs: 1"], result.output
+    assert not out.exists()
+    good = runner.invoke(app, ["ladder", "export", "--run", "1", "--db", str(db)])
+    assert good.exit_code == 0 and len(good.output.splitlines()) == 2
