@@ -100,7 +100,7 @@ class PlaySession:
     narrator: Narrator | None = None
     # The person's picks of an orderless decision (see ORDERLESS), not yet played.
     picks: list[int] = field(default_factory=list)
-    _sets_at: tuple[int, dict[tuple[int, ...], list[int]] | None] | None = None
+    _sets_at: tuple[bytes, dict[tuple[int, ...], list[int]] | None] | None = None
 
     @staticmethod
     def new(game: str, options: dict[str, Any], seat: int, opponents: list[str],
@@ -184,7 +184,7 @@ class PlaySession:
         """At an orderless decision of the person (ORDERLESS) taken more than once in a row:
         every set of actions the person can end it with (sorted), each with the engine's
         order of playing it; None at any other decision."""
-        at = self.state.move_number()
+        at = self.state.raw_bytes()  # the exact state (an undo may come back to its number)
         if self._sets_at is not None and self._sets_at[0] == at:
             return self._sets_at[1]
         sets: dict[tuple[int, ...], list[int]] | None = None
