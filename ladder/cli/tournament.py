@@ -440,7 +440,8 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     for r in runs:
         bots = ", ".join(n for n, _ in r.spec.bots)
         label = f" [{r.label}]" if r.label else ""
-        typer.echo(f"{r.id:>4}  {_status(store, r):<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
+        status = _status(store, r)
+        typer.echo(f"{r.id:>4}  {status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
                    f"{r.created_at[:19].replace('T', ' '):<19}  {r.spec.game} "
                    f"{r.spec.players}p: {bots}{label}")
 
