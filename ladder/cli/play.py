@@ -36,7 +36,7 @@ HELP = """Commands at any prompt:
   undo             back to your previous decision
   board            the full board
   log              what happened since your last decision (log all: the whole game)
-  save FILE        save the game (resume it with: play --load FILE)
+  save FILE        save the game (resume it with: {program} play --load FILE)
   quit             save the game and stop
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
 
@@ -427,7 +427,7 @@ def play(
                 word, _, arg = text.partition(" ")
                 word = word.lower()
                 if word == "help":
-                    say(HELP)
+                    say(HELP.format(program=program()))
                 elif word == "quit":
                     saver.save_and_exit("quit")
                 elif word == "board":
