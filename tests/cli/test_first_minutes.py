@@ -3,6 +3,7 @@ that `legend` explains, a resume command that works after `make play`, one-line 
 "did you mean", and the screens of watch, replay, ladder and tournament."""
 from __future__ import annotations
 
+import random
 import re
 import sys
 
@@ -31,16 +32,30 @@ def test_one_dragon_board_notation_and_the_legend_explains_the_full_board():
     assert "[#" not in full and " -," not in full and not full.rstrip().endswith("-")
     assert re.search(r"palace 1 \(\d floors?\): \w", full)
     assert re.search(r"palace 1 \(\d floors?\): \w", compact)
-    for label in ("Events:", "Persons on display:", "track", "Now:", "palace N (F floors)"):
-        assert label in LEGEND
-    for line in full.splitlines():
-        label = line.strip().split(":")[0]
-        if ":" not in line or "," in label:  # a line's continuation
-            continue
-        label = re.sub(r"\d+", "N", label).split(" (")[0].split(" [")[0]
-        if label.startswith("Player N"):
-            label = "Player N"
-        assert label.split()[0] in LEGEND, line
+
+
+def test_the_legend_names_every_label_of_both_boards_over_a_whole_game():
+    state = load_game("dragon", players=3, great_wall=True, super_events=True).new_initial_state(4)
+    rng = random.Random(4)
+    labels = set()
+    while True:
+        for board in (str(state), state.compact_str(0)):
+            for line in board.splitlines():
+                label = line.strip().split(":")[0]
+                if ":" in line and "," not in label:  # not a line's continuation
+                    labels.add(re.sub(r"\d+", "N", label).split(" (")[0])
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert {"Wall", "wall tiles left", "super event in month N", "Final"} <= labels
+    for label in labels:
+        if label not in ("N", "PN", "PN you"):  # palace N's continuation, a player's line
+            assert label.split()[0] in LEGEND, label
+    for words in ("Events by month", "super event in month 7", "Great Wall", "Wall:",
+                  "wall tiles left", "<- to move", "track T", "Final:", "palace N (F floors)",
+                  "Persons on display", "Now:"):
+        assert words in LEGEND, words
+    assert max(map(display_width, LEGEND.splitlines())) <= 80
 
 
 def test_the_resume_command_is_the_one_that_started_tianti_on_one_line(tmp_path, monkeypatch):
