@@ -110,6 +110,9 @@ def usage_message(e: Exception) -> str:
             text = f"{m.group(1)}; did you mean {_either(m.group(2).split(', '))}?"
     ctx = getattr(e, "ctx", None)
     where = f"{ctx.command_path} --help" if ctx is not None else "--help"
+    if ctx is not None and os.path.basename(sys.argv[0] if sys.argv else "").startswith("tianti"):
+        # As tianti was started (`.venv/bin/tianti` after `make play`: not on the PATH).
+        where = " ".join([play.program(), *ctx.command_path.split(" ")[1:], "--help"])
     return f"{text} (try '{where}')"
 
 

@@ -173,3 +173,11 @@ def test_export_of_a_missing_run_is_a_one_line_error(tmp_path):
     assert not out.exists()
     good = runner.invoke(app, ["ladder", "export", "--run", "1", "--db", str(db)])
     assert good.exit_code == 0 and len(good.output.splitlines()) == 2
+
+
+def test_a_usage_error_points_at_the_help_of_tianti_as_it_was_started(monkeypatch):
+    monkeypatch.setattr(sys, "argv", [".venv/bin/tianti", "play", "--sead", "3"])
+    monkeypatch.setattr("shutil.which", lambda name: None)  # make play: not on the PATH
+    result = runner.invoke(app, ["play", "--sead", "3"])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("(try '.venv/bin/tianti play --help')"), result.output
