@@ -21,6 +21,7 @@ from engine.core.state import State
 from engine.registry import load_game
 from ladder.hints import Hint, meaning, search_config, thinking
 from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
+from ladder.names import display_name, seat_name
 from ladder.narrate import Line, Move, Narrator, narrator_for, seen_events, story
 from ladder.store import data_dir
 
@@ -367,9 +368,14 @@ class PlaySession:
             lines += narrator.step(seen_events(self.state, first + i, self.seat))
         return lines
 
+    def bot_name(self, player: int) -> str:
+        """The name of the bot at seat `player` on screen: "strong", "level 3 (search 30)"
+        (its spec stays in `specs`)."""
+        return display_name(self.state.game.name, self.specs[player])
+
     def mover_name(self, player: int) -> str:
-        """'you' for the person, 'P1 (strong)' for a bot."""
-        return "you" if player == self.seat else f"P{player} ({self.specs[player]})"
+        """'you' for the person, 'P1 (strong)' or 'P1 level 3 (search 30)' for a bot."""
+        return "you" if player == self.seat else seat_name(player, self.bot_name(player))
 
     def story(self, since_my_last_turn: bool = True, thinking: bool = False) -> list[Line]:
         """The narration of the game as the person saw it: the moves (with the AI's own

@@ -7,6 +7,7 @@ import typer
 
 from ai.bots import describe_bots
 from ladder.cli.options import Format, FormatOpt, JsonOpt, output_format, write_csv
+from ladder.cli.screen import echo_fit, hang, spec_pieces, words
 
 
 def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
@@ -25,14 +26,16 @@ def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
                    for b in listing for k, o in b["options"].items()])
         return
     for b in listing:
-        typer.secho(f"{b['name']}: {b['help']}", bold=True)
+        echo_fit(f"{b['name']}: {b['help']}", bold=True)
         for key, o in b["options"].items():
-            typer.echo(f"  {key} ({o['type']}, default {o['default']!r}): {o['help']}")
+            for line in hang(f"  {key} ({o['type']}, default {o['default']!r}):",
+                             words(" " + o["help"]), indent=6):
+                typer.echo(line)
     typer.echo("")
-    typer.echo("python:MODULE:FACTORY(key=value,...): your own bot, made by calling "
-               "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
-               "(restart() and inform_action(view, player, action) are optional; a view is "
-               "a determinization of the bot's own seat, never the game itself).")
+    echo_fit("python:MODULE:FACTORY(key=value,...): your own bot, made by calling "
+             "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
+             "(restart() and inform_action(view, player, action) are optional; a view is "
+             "a determinization of the bot's own seat, never the game itself).")
     _print_levels()
 
 
@@ -47,5 +50,6 @@ def _print_levels() -> None:
         if lv["game"] != game:
             game = lv["game"]
             typer.echo(f"  {game}:")
-        typer.echo(f"    {lv['level']} {lv['name']}: {lv['spec']}")
-        typer.echo(f"      {lv['help']}")
+        echo_fit(f"    level {lv['level']} ({lv['name']}): {lv['help']}")
+        for line in hang("      ", spec_pieces(str(lv["spec"])), indent=6):
+            typer.echo(line)

@@ -23,6 +23,7 @@ from engine.core.text import WIDTH, display_width, fit_lines, wrap
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
 from ladder.explain import choice_groups, explain_choice, legend
+from ladder.names import seat_name, short
 from ladder.narrate import HEADER, Line, render
 from ladder.play import (HUMAN, Choice, LoggedMove, PlayError, PlaySession, default_save_path,
                          find_save, saves_dir)
@@ -77,12 +78,12 @@ def _board(session: PlaySession) -> str:
     return compact(session.seat) if compact else str(state)
 
 
-def _thinking(player: int, spec: str) -> Any:
+def _thinking(player: int, name: str) -> Any:
     """A spinner while a bot thinks (plain text when not on a terminal)."""
     if sys.stdout.isatty():
         from rich.console import Console
 
-        return Console(no_color=not colour_on()).status(f"P{player} ({spec}) is thinking ...",
+        return Console(no_color=not colour_on()).status(f"{seat_name(player, name)} is thinking ...",
                                                         spinner="dots")
     return contextlib.nullcontext()
 
@@ -255,14 +256,14 @@ def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
         sources = [k for k in breakdown[0] if k != "total"]
         for i in order:
             b = breakdown[i]
-            who = "you" if i == session.seat else session.specs[i]
+            who = seat_name(i, "you" if i == session.seat else session.bot_name(i))
             parts = ", ".join(f"{k} {b[k]}" for k in sources if b[k])
-            say(f"  P{i} ({who}): {b['total']} = {parts or '0'}")
+            say(f"  {who}: {b['total']} = {parts or '0'}")
     elif session.state.game.name not in NARRATED_RANKING:
         say("Ranking", bold=True)
         for i in order:
-            who = "you" if i == session.seat else session.specs[i]
-            say(f"  {summary['ranks'][i] + 1}. P{i} ({who}): {_points(summary['scores'][i])}")
+            who = seat_name(i, "you" if i == session.seat else session.bot_name(i))
+            say(f"  {summary['ranks'][i] + 1}. {who}: {_points(summary['scores'][i])}")
     solo = summary.get("solo")
     if solo:
         say(f"Solo goal: {solo}")
@@ -282,7 +283,7 @@ def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
 def _intro(session: PlaySession) -> str:
     g = session.state.game
     title = getattr(g, "TITLE", g.name)
-    others = [f"P{i} {s}" for i, s in enumerate(session.specs) if s != HUMAN]
+    others = [f"P{i} {session.bot_name(i)}" for i, s in enumerate(session.specs) if s != HUMAN]
     if others:
         against = "against " + ", ".join(others)
     elif g.options.get("solo") or g.options.get("challenge"):
@@ -402,7 +403,7 @@ def play(
 
     try:
         while True:
-            session.run_bots(before=lambda p: _thinking(p, session.specs[p]), after=announce)
+            session.run_bots(before=lambda p: _thinking(p, session.bot_name(p)), after=announce)
             if session.state.is_terminal():
                 saver.autosave()
                 _finish(session, db)
@@ -461,7 +462,7 @@ def play(
                     resume_hint(saved, "resume with: ")
                 elif word == "hint":
                     try:
-                        with _thinking(session.seat, session.hint_spec):
+                        with _thinking(session.seat, short(session.hint_spec)):
                             h = session.hint()
                     except PlayError as e:
                         say(str(e), fg=typer.colors.RED)

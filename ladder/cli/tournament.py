@@ -16,6 +16,10 @@ from engine.core.errors import TiantiError
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOpt, JsonOpt,
                                 PlayersOpt, fail, make_game, open_store, output_format,
                                 write_csv)
+from engine.core.text import WIDTH, wrap
+from ladder.cli.screen import echo_fit, echo_table, hang, spec_pieces, words
+from ladder.names import display_name
+from ladder.stats import elo_text
 
 # The longest move time limit accepted: a day (more is a typo, and some would overflow timers).
 MAX_MOVE_TIMEOUT = 86400.0
@@ -194,13 +198,15 @@ def run(
         raise
     per_deal = count_seatings(len(bots), spec.players, spec.seatings)
     if out_fmt is Format.table:
-        test_text = (f"; SPRT {test.elo0:g},{test.elo1:g} of {bots[0][0]} (alpha {test.alpha:g}, "
-                     f"beta {test.beta:g}), at most" if test is not None else "")
-        typer.echo(f"run {run_id}: {_count(planned, 'game')} of {g.name} with {spec.players} "
-                   f"player{'s' if spec.players != 1 else ''}{test_text} "
-                   f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}; "
-                   f"{back.workers} "
-                   f"{back.name} worker{'s' if back.workers != 1 else ''}; store {store.path}")
+        echo_fit(f"run {run_id}: {'at most ' if test is not None else ''}"
+                 f"{_count(planned, 'game')} of {g.name} with {spec.players} "
+                 f"player{'s' if spec.players != 1 else ''} "
+                 f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}")
+        if test is not None:
+            echo_fit(f"SPRT {test.elo0:g},{test.elo1:g} of {bots[0][0]} against the others "
+                     f"(alpha {test.alpha:g}, beta {test.beta:g}): stops when it decides")
+        echo_fit(f"{back.workers} {back.name} worker{'s' if back.workers != 1 else ''}; "
+                 f"store {store.path}")
     _play(store, run_id, back, progress, out_fmt)
 
 
@@ -265,9 +271,9 @@ def resume(
     except TiantiError as e:
         raise fail(str(e))
     if out_fmt is Format.table:
-        typer.echo(f"run {run_id}: {info.planned - missing} of {info.planned} games stored, "
-                   f"playing the {missing} missing on {back.workers} {back.name} "
-                   f"worker{'s' if back.workers != 1 else ''}; store {store.path}")
+        echo_fit(f"run {run_id}: {info.planned - missing} of {info.planned} games stored, "
+                 f"playing the {missing} missing on {back.workers} {back.name} "
+                 f"worker{'s' if back.workers != 1 else ''}; store {store.path}")
     _play(store, run_id, back, progress, out_fmt)
 
 
@@ -281,23 +287,23 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
     if out_fmt is not Format.table:
         _emit_summary(store, run_id, report, out_fmt)
     else:
-        typer.echo(
+        echo_fit(
             f"run {run_id} {report.status}: {report.done} of {report.planned} games stored "
             f"({report.played} played now in {report.wall_seconds:.1f} s, "
             f"{report.games_per_minute:,.0f} games/min on {report.workers} "
             f"worker{'s' if report.workers != 1 else ''})")
         if report.played:
-            typer.echo(
+            echo_fit(
                 f"a game took {1000 * report.game_seconds:.1f} ms in its worker "
                 f"({1000 * report.game_cpu_seconds:.1f} ms of CPU); overhead per game: "
                 f"{1000 * report.overhead_seconds:.1f} ms of worker time (start-up, waiting, "
                 f"transfer), {1000 * report.parent_cpu_per_game:.2f} ms of CPU in this process")
         if report.nodes is not None:
-            typer.echo(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
+            echo_fit(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
                        f"{report.replayed} game{'s' if report.replayed != 1 else ''} played again "
                        f"after a lost worker or node")
         if report.faults:
-            typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
+            echo_fit(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "
                        f"--errors{db_arg}`")
         if not report.store_failure:
@@ -362,38 +368,36 @@ def _print_summary(store: Store, run_id: int, report: Any) -> None:
     if not pool:
         return
     rated = pool["players"] > 1
-    rows = pool["rows"]
-    width = max(3, *(len(r["bot"]) for r in rows))
-    typer.secho(f"run {run_id}: {pool['title']}", bold=True)
+    game = pool["game"]
+    echo_fit(f"run {run_id}: {pool['title']}", bold=True)
     win = "goal" if pool["solo_goal"] else "wins"
-    head = (f"{'bot':<{width}}  {'mu':>6}  {'sigma':>5}  {'mu-3σ':>6}  " if rated
-            else f"{'bot':<{width}}  ") + f"games  {win:>5}  {win + ' % (95% interval)':<23}  mean place"
-    typer.echo(head)
-    for r in rows:
-        cells = (f"{r['bot']:<{width}}  {r['mu']:6.2f}  {r['sigma']:5.2f}  {r['conservative']:6.2f}  "
-                 if rated else f"{r['bot']:<{width}}  ")
-        interval = f"{100 * r['win_rate']:.1f} ({100 * r['win_low']:.1f}-{100 * r['win_high']:.1f})"
-        typer.echo(cells + f"{r['games']:5d}  {r['wins']:5d}  {interval:<23}  {r['mean_place']:10.2f}"
-                   + ("" if rated or pool["solo_goal"] else f"  (mean score {r['mean_score']:.1f})"))
+    header = ["bot", *(["mu", "sigma", "mu-3σ"] if rated else []), "games", win,
+              f"{win} % (95%)", "mean place",
+              *([] if rated or pool["solo_goal"] else ["mean score"])]
+    rows = []
+    for r in pool["rows"]:
+        rows.append([display_name(game, r["bot"]),
+                     *([f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}"]
+                       if rated else []),
+                     str(r["games"]), str(r["wins"]),
+                     f"{100 * r['win_rate']:.1f} ({100 * r['win_low']:.1f}-"
+                     f"{100 * r['win_high']:.1f})", f"{r['mean_place']:.2f}",
+                     *([] if rated or pool["solo_goal"] else [f"{r['mean_score']:.1f}"])])
+    echo_table(header, rows, left={0}, flex=0)
     pair = summary["pair"]
     if pair and pair["games"]:
-        elo = pair["elo"]
-        if elo is None:
-            shown = "+inf" if pair["score"] > 0.5 else "-inf"
-        else:
-            shown = f"{elo:+.1f} ± {pair['error']:.1f}" if pair["error"] is not None else f"{elo:+.1f} ± inf"
-        typer.echo(f"{pair['bot']} against {pair['opponent']}: {pair['wins']} above, "
-                   f"{pair['losses']} below, {pair['draws']} level; Elo difference {shown} "
-                   f"(95%), likelihood of superiority {100 * pair['los']:.1f}%")
+        echo_fit(f"{pair['bot']} against {pair['opponent']}: {pair['wins']} above, "
+                 f"{pair['losses']} below, {pair['draws']} level; Elo difference "
+                 f"{elo_text(pair)} (95%), likelihood of superiority {100 * pair['los']:.1f}%")
     test = summary["sprt"]
     if test:
         verdict = {"H1": f"accepts H1: {test['candidate']} is at least {test['elo1']:g} Elo stronger",
                    "H0": f"accepts H0: {test['candidate']} is at most {test['elo0']:g} Elo stronger",
                    None: "undecided"}[test["result"]]
-        typer.echo(f"SPRT [{test['elo0']:g}, {test['elo1']:g}] (alpha {test['alpha']:g}, beta "
-                   f"{test['beta']:g}): LLR {test['llr']:+.2f} in [{test['lower']:+.2f}, "
-                   f"{test['upper']:+.2f}] after {test['deals']} deals ({test['games']} games): "
-                   f"{verdict}")
+        echo_fit(f"SPRT [{test['elo0']:g}, {test['elo1']:g}] (alpha {test['alpha']:g}, beta "
+                 f"{test['beta']:g}): LLR {test['llr']:+.2f} in [{test['lower']:+.2f}, "
+                 f"{test['upper']:+.2f}] after {test['deals']} deals ({test['games']} games): "
+                 f"{verdict}")
 
 
 def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
@@ -405,15 +409,14 @@ def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
              "ms_per_move": 1000 * t / m if m else 0.0} for b, n, w, place, f, t, m in rows]
 
 
-def _print_standings(store: Store, run_id: int) -> None:
+def _print_standings(store: Store, run_id: int, game: str) -> None:
     rows = _standings(store, run_id)
     if not rows:
         return
-    width = max(len("bot"), *(len(r["bot"]) for r in rows))
-    typer.echo(f"{'bot':<{width}}  games   wins  mean place  faults   ms/move")
-    for r in rows:
-        typer.echo(f"{r['bot']:<{width}}  {r['games']:5d}  {r['wins']:5d}  {r['mean_place']:10.2f}"
-                   f"  {r['faults']:6d}  {r['ms_per_move']:8.3f}")
+    echo_table(["bot", "games", "wins", "mean place", "faults", "ms/move"],
+               [[display_name(game, r["bot"]), str(r["games"]), str(r["wins"]),
+                 f"{r['mean_place']:.2f}", str(r["faults"]), f"{r['ms_per_move']:.3f}"]
+                for r in rows], left={0}, flex=0)
 
 
 @app.command("list")
@@ -435,15 +438,18 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     if not runs:
         typer.echo(f"no runs in {store.path}")
         return
-    typer.echo(f"{'run':>4}  {'status':<11}  {'games':>13}  {'faults':>6}  {'created':<19}  "
+    games = max(5, *(len(f"{r.done}/{r.planned}") for r in runs))
+    typer.echo(f"{'run':>4}  {'status':<11}  {'games':>{games}}  {'faults':>6}  {'created':<16}  "
                f"game, bots")
     for r in runs:
-        bots = ", ".join(n for n, _ in r.spec.bots)
-        label = f" [{r.label}]" if r.label else ""
-        status = _status(store, r)
-        typer.echo(f"{r.id:>4}  {status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
-                   f"{r.created_at[:19].replace('T', ' '):<19}  {r.spec.game} "
-                   f"{r.spec.players}p: {bots}{label}")
+        bots = [display_name(r.spec.game, n, s) for n, s in r.spec.bots]
+        label = [f"[{r.label}]"] if r.label else []
+        head = (f"{r.id:>4}  {_status(store, r):<11}  {f'{r.done}/{r.planned}':>{games}}  {r.errors:>6}  "
+                f"{r.created_at[:16].replace('T', ' '):<16}  {r.spec.game} {r.spec.players}p:")
+        # the bots (and label) follow on the line, continued below it when they do not fit
+        for line in hang(head, [f" {b}," for b in bots[:-1]] + [f" {b}" for b in bots[-1:]]
+                         + [f" {x}" for x in label], indent=6):
+            typer.echo(line)
 
 
 def _status(store: Store, info: Any) -> str:
@@ -482,7 +488,10 @@ def show(
     stored = list(store.games(where="g.run_id = ?", params=(run_id,), order="g.deal, g.seating"))
     faults = [(g, s) for g in stored for s in g.seats if s["fault"] is not None]
     voided = store.voided(run_id)
-    missing = len(missing_tasks(store, run_id))
+    try:
+        missing = len(missing_tasks(store, run_id))
+    except TiantiError:  # a `tianti play` game: one bot name per spec, not a plan to replay
+        missing = info.planned - info.done
     durations = [g.duration for g in stored]
     if out_fmt is Format.csv:
         if games:
@@ -509,28 +518,39 @@ def show(
         return
     spec = info.spec
     typer.secho(f"run {info.id}{f' [{info.label}]' if info.label else ''}: {info.status}", bold=True)
-    opts = ", ".join(f"{k}={v}" for k, v in spec.options.items())
-    typer.echo(f"game      {spec.game} ({opts})")
-    typer.echo(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots))
-    typer.echo(f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
-               f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
-    typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
-               + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
-                  if voided else ""))
-    typer.echo(f"times     created {info.created_at}, last update {info.updated_at}"
-               f"{f', finished {info.finished_at}' if info.finished_at else ''}; "
-               f"{info.wall_seconds:.1f} s of wall time")
+    field = " " * 10  # the fields' values start in column 11; continuation lines too
+    options = [f"{k}={v}" for k, v in spec.options.items()]
+    lines = hang(f"game      {spec.game} (", [f"{o}, " for o in options[:-1]]
+                 + [f"{o})" for o in options[-1:]])
+    for i, (n, s) in enumerate(spec.bots):  # each bot on its own line, its spec in full
+        shown = display_name(spec.game, n, s)
+        lines += hang(f"{'bots' if i == 0 else '':10}{shown}" + ("" if s == shown else " = "),
+                      [] if s == shown else spec_pieces(s))
+    for line in (
+        f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
+        f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}",
+        f"progress  {info.done} of {info.planned} games stored, {missing} missing"
+        + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
+           if voided else ""),
+        f"times     created {info.created_at[:19].replace('T', ' ')}, last update "
+        f"{info.updated_at[:19].replace('T', ' ')}"
+        f"{f', finished {info.finished_at[:19]}'.replace('T', ' ') if info.finished_at else ''}; "
+        f"{info.wall_seconds:.1f} s of wall time",
+    ):
+        lines += hang(line[:10], words(line[10:]))
+    for text in lines:
+        typer.echo(text)
     if durations:
-        typer.echo(f"          a game took {1000 * sum(durations) / len(durations):.1f} ms on "
+        typer.echo(f"{field}a game took {1000 * sum(durations) / len(durations):.1f} ms on "
                    f"average in its worker")
     typer.echo("")
-    _print_standings(store, run_id)
+    _print_standings(store, run_id, spec.game)
     if voided:
         typer.echo("")
         typer.echo(f"voided games ({len(voided)}):")
         for v in voided:
             message = v["error"] if errors else v["error"].strip().splitlines()[-1][:160]
-            typer.echo(f"  deal {v['deal']}, seating {v['seating']}: {message}")
+            echo_fit(f"  deal {v['deal']}, seating {v['seating']}: {message}")
     if faults:
         typer.echo("")
         typer.echo(f"faults ({len(faults)}):")
@@ -538,13 +558,15 @@ def show(
             f = s["fault"]
             message = f["message"] if errors else f["message"].strip().splitlines()[-1][:160]
             where = "before its first move" if f["move"] < 0 else f"at decision {f['move']}"
-            typer.echo(f"  game {g.id} (deal {g.deal}, seating {g.seating}): {s['bot']} "
-                       f"{f['kind']} {where}: {message}")
+            echo_fit(f"  game {g.id} (deal {g.deal}, seating {g.seating}): "
+                     f"{display_name(spec.game, s['bot'], s['spec'])} {f['kind']} {where}: "
+                     f"{message}")
     if games:
         typer.echo("")
         typer.echo(f"{'game':>6}  {'deal':>4}  {'seating':>7}  seats (score, place)")
         for g in stored:
-            seats = ", ".join(f"{s['bot']} {s['score']} #{s['rank'] + 1}"
-                              f"{' (' + s['fault']['kind'] + ')' if s['fault'] else ''}"
-                              for s in g.seats)
-            typer.echo(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  {seats}")
+            seats = [f"{display_name(spec.game, s['bot'], s['spec'], 24)} {s['score']} "
+                     f"#{s['rank'] + 1}{' (' + s['fault']['kind'] + ')' if s['fault'] else ''}"
+                     for s in g.seats]
+            for text in wrap(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  ", seats, WIDTH):
+                typer.echo(text)
