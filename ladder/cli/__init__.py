@@ -65,10 +65,13 @@ class GuardedGroup(TyperGroup):
         if os.environ.get("NO_COLOR"):
             ctx.color = False
         try:
-            return super().invoke(ctx)
+            super().invoke(ctx)
+            # A command's return value is not an exit status (main below takes an int it
+            # gets back as one: typer.Exit's code).
+            return None
         # Typer's own exits and usage errors are none of the types below, so they pass through
-        # to Typer, which prints them (newer Typer releases carry click inside, so tianti does
-        # not import click itself).
+        # to `main` above, which prints a usage error as one line (newer Typer releases carry
+        # click inside, so tianti does not import click itself).
         except TiantiError as e:
             _one_line(ctx, str(e))
         except sqlite3.DatabaseError as e:
