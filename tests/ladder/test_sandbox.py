@@ -1,0 +1,400 @@
+"""The bot sandbox, with real processes: what a hostile bot tries (memory, forks, big files,
+processes left behind, the referee's pid, a 0600 store, the network, the environment, inherited
+descriptors) and that each is stopped. Each namespace test skips, saying why, where `probe()`
+reports the feature missing; run as root on Linux (as here and in CI) none of them skips."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from ladder.referee.sandbox import BotProcess, Isolation, Limits, probe, spawn
+
+REPO = Path(__file__).resolve().parents[2]
+FEATURES = probe().features
+
+
+def needs(feature: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(feature not in FEATURES,
+                              reason=f"this machine gives bots no {feature}: {probe().warnings}")
+
+
+def python_bot(code: str, **kwargs: object) -> BotProcess:
+    return spawn([sys.executable, "-c", textwrap.dedent(code)], **kwargs)  # type: ignore[arg-type]
+
+
+def answer(bot: BotProcess, timeout: float = 60) -> object:
+    """The JSON line the bot prints (its report), then its exit."""
+    line = bot.stdout.readline()
+    assert line, f"no answer; exit {bot.wait(timeout)}; stderr: {bot.stderr_tail()}"
+    return json.loads(line)
+
+
+def processes_with(marker: bytes) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as file:
+                    if marker in file.read():
+                        found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+# --- limits and the summary ---------------------------------------------------------------------
+
+def test_limits_parse_changes_only_what_is_named() -> None:
+    assert Limits.parse("") == Limits()
+    limits = Limits.parse(" memory_mb=2048, network=true ")
+    assert limits == Limits(memory_mb=2048, network=True)
+    assert Limits.parse("processes=8,open_files=32,file_mb=1,network=off") == Limits(
+        processes=8, open_files=32, file_mb=1, network=False)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("memory=2048", "unknown limit 'memory'; known: memory_mb, file_mb"),
+    ("memory_mb", "needs the form name=value"),
+    ("memory_mb=lots", "must be a whole number, not 'lots'"),
+    ("memory_mb=-5", "must be a whole number, not '-5'"),
+    ("memory_mb=0", "must be a whole number >= 1, not 0"),
+    ("network=maybe", "must be true or false, not 'maybe'"),
+    ("file_mb=1,file_mb=2", "given twice"),
+    ("open_files=3", "at least 8"),
+])
+def test_limits_parse_errors_are_one_line(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")) as err:
+        Limits.parse(text)
+    assert "\n" not in str(err.value)
+
+
+def test_summary_fits_a_line() -> None:
+    everything = Isolation(features=probe().features + ("user-namespace",), warnings=("a", "b"))
+    assert len(everything.summary()) <= 80
+    assert everything.summary().endswith("(2 warnings)")
+    bare = Isolation(features=("rlimits", "process-group"), warnings=("no namespaces",))
+    assert bare.summary() == "no namespaces +rlim,pgrp (1 warning)"
+
+
+# --- an honest bot still works ------------------------------------------------------------------
+
+def test_a_python_bot_talks_over_its_pipes_and_imports_tianti() -> None:
+    bot = python_bot("""
+        import sys, json, numpy, ladder.referee
+        for line in sys.stdin:
+            print(json.dumps({"echo": json.loads(line), "cwd": __import__("os").getcwd()}),
+                  flush=True)
+    """, pythonpath=[str(REPO)])
+    try:
+        bot.stdin.write(b'{"hello": 1}\n')
+        bot.stdin.flush()
+        assert answer(bot) == {"echo": {"hello": 1}, "cwd": str(bot.workdir)}
+        bot.stdin.close()
+        assert bot.wait(30) == 0, bot.stderr_tail()
+        assert not bot.alive()
+    finally:
+        bot.kill()
+    assert not bot.workdir.exists() and not bot.workdir.parent.exists()
+    bot.kill()  # idempotent
+    assert bot.wait(1) == 0
+
+
+def test_a_bot_starts_in_an_empty_folder_of_its_own() -> None:
+    bot = python_bot("""
+        import os, json
+        print(json.dumps([os.getcwd(), os.listdir("."), os.environ["HOME"]]))
+    """)
+    try:
+        cwd, listing, home = answer(bot)  # type: ignore[misc]
+        assert cwd == home == str(bot.workdir) and listing == []
+    finally:
+        bot.kill()
+
+
+# --- what a hostile bot tries -------------------------------------------------------------------
+
+def test_allocating_20_gb_is_stopped_by_the_memory_limit() -> None:
+    bot = python_bot("""
+        import json
+        small = bytearray(200 * 2**20)  # within the limit: allowed
+        print(json.dumps("small ok"), flush=True)
+        huge = bytearray(20 * 2**30)
+        print(json.dumps("huge ok"), flush=True)
+    """, limits=Limits(memory_mb=1024))
+    try:
+        assert answer(bot) == "small ok"
+        assert bot.wait(60) == 1
+        assert bot.stdout.readline() == b""
+        assert "MemoryError" in bot.stderr_tail()
+    finally:
+        bot.kill()
+
+
+def test_forking_1000_times_is_stopped_and_kill_leaves_nothing() -> None:
+    bot = python_bot("""
+        import os, json, time
+        made = 0
+        for _ in range(1000):
+            try:
+                pid = os.fork()
+            except OSError:
+                continue
+            if pid == 0:
+                time.sleep(600.1717)
+                os._exit(0)
+            made += 1
+        print(json.dumps(made), flush=True)
+        time.sleep(600)
+    """, limits=Limits(processes=32))
+    try:
+        made = answer(bot)
+        assert isinstance(made, int) and 0 < made < 32
+    finally:
+        bot.kill()
+    assert bot.wait(10) is not None
+    left = [pid for pid in os.listdir("/proc") if pid.isdigit()
+                and _uid_of(int(pid)) == getattr(bot, "uid", -1)]
+    assert not left, [open(f"/proc/{p}/status").read()[:400] for p in left]
+
+
+def _uid_of(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Uid:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return -1
+
+
+def test_a_grandchild_that_outlives_the_bot_is_killed_too() -> None:
+    marker = b"777.4242"  # only in the sleeps' command lines, not in the bot's
+    bot = python_bot("""
+        import os, subprocess, json
+        marker = "777." + "4242"
+        subprocess.Popen(["sleep", marker], start_new_session=True)
+        if os.fork() == 0:   # a second one, double-forked into a session of its own
+            os.setsid()
+            if os.fork() == 0:
+                os.execvp("sleep", ["sleep", marker])
+            os._exit(0)
+        print(json.dumps("started"), flush=True)
+        import time; time.sleep(600)
+    """)
+    try:
+        assert answer(bot) == "started"
+        for _ in range(500):  # both are there (the check below can fail)
+            if len(processes_with(marker)) == 2:
+                break
+            time.sleep(0.01)
+        assert len(processes_with(marker)) == 2
+    finally:
+        bot.kill()
+    assert processes_with(marker) == []
+    assert not bot.alive()
+
+
+def test_writing_100_mb_to_a_file_is_capped() -> None:
+    bot = python_bot("""
+        import json, os, signal
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # so the write fails instead of killing
+        sizes = []
+        for name in ["big", "/tmp/big", "again", "more", "/tmp/more", "last"]:
+            written = 0
+            try:
+                with open(name, "wb") as file:
+                    for _ in range(100):
+                        written += file.write(b"x" * 2**20)
+                        file.flush()
+            except OSError as err:
+                pass
+            sizes.append(os.path.getsize(name))
+        print(json.dumps(sizes), flush=True)
+    """, limits=Limits(file_mb=8))
+    try:
+        sizes = answer(bot)
+        assert isinstance(sizes, list)
+        assert max(sizes) == 8 * 2**20               # no file above file_mb
+        if "private-tmp" in FEATURES:
+            assert sum(sizes) <= 4 * 8 * 2**20       # and its tmpfs holds 4x that in all
+    finally:
+        bot.kill()
+
+
+def test_writing_100_mb_to_stderr_is_capped() -> None:
+    bot = python_bot("""
+        import sys
+        for _ in range(100):
+            sys.stderr.buffer.write(b"e" * 2**20)
+            sys.stderr.flush()
+        print("wrote it all", flush=True)
+    """, limits=Limits(file_mb=4))
+    try:
+        status = bot.wait(60)  # python ignores SIGXFSZ: its write fails, it exits 120
+        assert status not in (None, 0)
+        assert bot.stdout.readline() == b""
+        assert os.path.getsize(bot.stderr_path) == 4 * 2**20
+        assert bot.stderr_tail() == "e" * 4000
+        assert oct(os.stat(bot.stderr_path).st_mode & 0o777) == "0o600"
+    finally:
+        bot.kill()
+    assert bot.stderr_tail(10) == "e" * 10  # kept after its folder is gone
+    assert not bot.stderr_path.exists()
+
+
+@needs("pid-namespace")
+def test_the_bot_cannot_see_or_signal_the_referee() -> None:
+    bot = python_bot(f"""
+        import os, json, signal
+        try:
+            os.kill({os.getpid()}, signal.SIGKILL)
+            killed = "yes"
+        except OSError as err:
+            killed = type(err).__name__
+        print(json.dumps([os.getpid(), os.getppid(), sorted(int(p) for p in os.listdir("/proc")
+                          if p.isdigit()), os.path.exists("/proc/{os.getpid()}/environ"),
+                          killed]), flush=True)
+    """)
+    try:
+        pid, ppid, visible, referee_seen, killed = answer(bot)  # type: ignore[misc]
+        assert (pid, ppid, visible, referee_seen) == (1, 0, [1], False)
+        assert killed in ("ProcessLookupError", "PermissionError")
+    finally:
+        bot.kill()
+
+
+@needs("uid-drop")
+@needs("mount-namespace")
+def test_the_bot_cannot_read_a_0600_store_or_another_bots_files(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    store = shared / "tianti.db"
+    store.write_text("the true state")
+    store.chmod(0o600)
+    public = shared / "public.txt"
+    public.write_text("anyone may read this")
+    public.chmod(0o644)
+    other = python_bot("import sys, time; sys.stderr.write('my secret\\n'); sys.stderr.flush();"
+                       " time.sleep(600)")
+    bot = python_bot(f"""
+        import json
+        def read(path):
+            try:
+                return open(path).read()
+            except OSError as err:
+                return type(err).__name__
+        print(json.dumps([read({str(public)!r}), read({str(store)!r}),
+                          read({str(other.stderr_path)!r}),
+                          read({str(other.workdir / "x")!r})]), flush=True)
+    """, pythonpath=[str(shared)])
+    try:
+        public_text, store_text, other_err, other_file = answer(bot)  # type: ignore[misc]
+        assert public_text == "anyone may read this"  # the folder is there: the store is refused
+        assert store_text == "PermissionError"
+        assert other_err in ("PermissionError", "FileNotFoundError")
+        assert other_file in ("PermissionError", "FileNotFoundError")
+    finally:
+        bot.kill()
+        other.kill()
+
+
+@needs("net-namespace")
+def test_no_network_by_default() -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(4)
+        port = server.getsockname()[1]
+        code = f"""
+            import socket, json
+            try:
+                socket.create_connection(("127.0.0.1", {port}), timeout=5).close()
+                print(json.dumps("connected"), flush=True)
+            except OSError as err:
+                print(json.dumps(type(err).__name__), flush=True)
+        """
+        bot = python_bot(code)
+        try:
+            assert answer(bot) != "connected"
+        finally:
+            bot.kill()
+        allowed = python_bot(code, limits=Limits(network=True))  # the same bot, network allowed
+        try:
+            assert answer(allowed) == "connected"
+            assert "net-namespace" not in allowed.isolation.features
+        finally:
+            allowed.kill()
+
+
+def test_the_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TIANTI_DB", "/somewhere/tianti.db")
+    monkeypatch.setenv("SANDBOX_TEST_MARKER", "leaked")
+    bot = python_bot("import os, json; print(json.dumps(dict(os.environ)))",
+                     env={"BOT_LEVEL": "3"}, pythonpath=[str(REPO)])
+    try:
+        seen = answer(bot)
+        assert isinstance(seen, dict)
+        assert "TIANTI_DB" not in seen and "SANDBOX_TEST_MARKER" not in seen
+        assert set(seen) <= {"PATH", "LANG", "HOME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE",
+                             "BOT_LEVEL", "LC_CTYPE"}
+        assert seen["HOME"] == str(bot.workdir) and seen["BOT_LEVEL"] == "3"
+        assert seen["PYTHONPATH"] == str(REPO.resolve())
+    finally:
+        bot.kill()
+
+
+def test_a_bot_is_never_given_tianti_db() -> None:
+    before = set(os.listdir(tempfile.gettempdir()))
+    with pytest.raises(ValueError, match="never given TIANTI_DB"):
+        python_bot("pass", env={"TIANTI_DB": "/x.db"})
+    with pytest.raises(ValueError, match="bad environment variable"):
+        python_bot("pass", env={"A=B": "1"})
+    assert set(os.listdir(tempfile.gettempdir())) == before  # no folder left behind
+
+
+def test_only_its_pipes_are_open(tmp_path: Path) -> None:
+    leak = open(tmp_path / "store.db", "wb")
+    os.set_inheritable(leak.fileno(), True)  # even a descriptor marked inheritable stays here
+    try:
+        bot = python_bot("""
+            import os, json
+            open_fds = []
+            for fd in range(1024):
+                try:
+                    os.fstat(fd)
+                    open_fds.append(fd)
+                except OSError:
+                    pass
+            print(json.dumps(open_fds), flush=True)
+        """)
+        try:
+            assert answer(bot) == [0, 1, 2]
+        finally:
+            bot.kill()
+    finally:
+        leak.close()
+
+
+def test_kill_ends_a_bot_that_ignores_signals() -> None:
+    bot = python_bot("""
+        import signal, time
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
+        print("[]", flush=True)
+        time.sleep(600)
+    """)
+    assert answer(bot) == []
+    assert bot.alive() and bot.wait(0.1) is None
+    bot.kill()
+    assert not bot.alive() and bot.wait(1) is not None
+    assert not bot.workdir.exists()
