@@ -207,8 +207,10 @@ def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
     try:
         work = base / "work"
         work.mkdir()
-        argv = _ns_argv(mode, tools, Limits(), base, work, _pick_uid() if mode == "root-ns" else None,
-                        [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], ())
+        argv, _ = _ns_argv(mode, tools, Limits(), base, work,
+                           _pick_uid() if mode == "root-ns" else None,
+                           [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], (),
+                           _default_hides())
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
                                   timeout=20, cwd=base, close_fds=True)
@@ -263,12 +265,9 @@ def _needed_paths(argv: Sequence[str], pythonpath: Sequence[str],
             parent = candidate.parent
             found.append(parent.parent if parent.name == "bin" and parent.parent != Path("/")
                          else candidate)
-    for item in list(argv[1:]) + list(expose):
-        if item.startswith("/") and os.path.exists(item):
-            found.append(Path(os.path.realpath(item)))
-    for item in pythonpath:
-        if item:
-            found.append(Path(os.path.realpath(item)))
+    for item in list(argv[1:]) + list(expose) + [p for p in pythonpath if p]:
+        if (item.startswith("/") or item in pythonpath or item in expose) and os.path.exists(item):
+            found += [Path(os.path.abspath(item)), Path(os.path.realpath(item))]
     unique: list[Path] = []
     for path in sorted(set(found), key=lambda p: len(p.parts)):
         if not any(_under(path, kept) for kept in unique) and path != Path("/"):
@@ -337,44 +336,91 @@ def _nproc(mode: str, limits: Limits) -> int:
     return mine + limits.processes
 
 
+def _writable_mounts() -> list[Path]:
+    """The mount points mounted read-write, except the kernel's own (/proc, /sys, /dev) and /tmp's,
+    which the bot's namespace replaces or keeps as they are."""
+    found = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as file:
+            for line in file:
+                fields = line.split()
+                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+                if "rw" not in fields[5].split(","):
+                    continue
+                path = Path(point)
+                if path == Path("/") or any(_under(path, Path(top)) for top in
+                                            ("/proc", "/sys", "/dev", "/tmp")):
+                    continue
+                found.append(path)
+    except (OSError, IndexError):
+        pass
+    return sorted(set(found), key=lambda p: len(p.parts))
+
+
+def _default_hides() -> list[Path]:
+    """What a bot never needs to see of the referee's user: their home folder (a store, saves,
+    keys), tianti's data folder and the folder of the store named by TIANTI_DB."""
+    hides = [Path(os.path.expanduser("~"))]
+    for name in ("TIANTI_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        if os.environ.get(name):
+            hides.append(Path(os.environ[name]))
+    if os.environ.get("TIANTI_DB"):
+        hides.append(Path(os.environ["TIANTI_DB"]).parent)
+    return hides
+
+
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
-             uid: int | None, argv: Sequence[str], needed: Sequence[Path]) -> list[str]:
-    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`: the script, root of the new
-    namespaces, makes the root file system read-only, mounts the private tmpfs (on a staging
-    folder first, so paths under /tmp can still be bound into it), hides the folders others cannot
-    enter, binds back the needed paths read-only, makes the working folder and execs the bot
-    through setpriv (uid drop, no capabilities, no new privileges, killed if the referee's side
+             uid: int | None, argv: Sequence[str], needed: Sequence[Path],
+             hide: Sequence[Path] = ()) -> tuple[list[str], list[Path]]:
+    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...` and the folders it hides. The script,
+    root of the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on
+    a staging folder first, so that needed paths under /tmp can still be bound into it), hides
+    folders (`hide`, and as root those the bot's uid cannot enter anyway) under small tmpfs,
+    binds the needed paths under them back read-only, makes the working folder and execs the bot
+    through setpriv (its own uid, no capabilities, no new privileges, killed if the referee's side
     dies)."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
     tmp, shm = Path("/tmp"), Path("/dev/shm")
-    tmp_mb = 4 * limits.file_mb
-    lines = ["mount -n -o remount,bind,ro /",
-             f"mount -n -t tmpfs -o size={tmp_mb}m,mode=1777,nosuid,nodev tianti-tmp {q(str(stage))}"]
+    protected = [Path("/"), tmp, shm, Path("/proc"), Path("/dev"), Path("/sys"), work]
+    folders: list[Path] = []
+    for path in [Path(os.path.abspath(h)) for h in hide]:
+        # never over / or what the sandbox needs itself; under /tmp it is hidden already
+        if path.is_dir() and not _under(path, tmp) and not _under(path, shm) and \
+                not any(_under(keep, path) for keep in protected):
+            folders.append(path)
+    if mode == "root-ns":
+        for path in needed:
+            block = _blocking_ancestor(path)
+            if block is not None and not _under(block, tmp) and not _under(block, shm) and \
+                    not any(_under(keep, block) for keep in protected):
+                folders.append(block)
     hides: list[Path] = []
+    for folder in sorted(set(folders), key=lambda p: len(p.parts)):
+        if not any(_under(folder, kept) for kept in hides):
+            hides.append(folder)
+    inodes = f"nr_inodes={max(1024, 256 * limits.file_mb)}"
+    lines = ["mount -n -o remount,bind,ro /"]
+    lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
+              for point in _writable_mounts()]
+    lines.append(f"mount -n -t tmpfs -o size={4 * limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
+                 f" tianti-tmp {q(str(stage))}")
     binds: list[tuple[Path, str]] = []
     for index, path in enumerate(needed):
-        if _under(path, tmp) or _under(path, shm):
-            hidden = True
-        else:
-            block = _blocking_ancestor(path) if mode == "root-ns" else None
-            hidden = block is not None
-            if block is not None and not any(_under(block, h) for h in hides):
-                hides = [h for h in hides if not _under(h, block)] + [block]
-        if hidden:
+        if any(_under(path, cover) for cover in [tmp, shm, *hides]) and path.exists():
             name = f".tianti-bind-{index}"
-            kind = "mkdir" if path.is_dir() else "touch"
-            lines.append(f"{kind} {q(str(stage / name))}")
+            lines.append(f"{'mkdir' if path.is_dir() else 'touch'} {q(str(stage / name))}")
             lines.append(f"mount -n --bind {q(str(path))} {q(str(stage / name))}")
             lines.append(f"mount -n -o remount,bind,ro,nosuid,nodev {q(str(stage / name))}")
             binds.append((path, name))
     lines.append(f"mount -n --move {q(str(stage))} /tmp")
     if shm.is_dir():
-        lines.append(f"mount -n -t tmpfs -o size={limits.file_mb}m,mode=1777,nosuid,nodev "
-                     "tianti-shm /dev/shm")
+        lines.append(f"mount -n -t tmpfs -o size={limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
+                     " tianti-shm /dev/shm")
     for folder in hides:
-        lines.append(f"mount -n -t tmpfs -o size=1m,mode=755,nosuid,nodev tianti-hide {q(str(folder))}")
+        lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=4096,mode=755,nosuid,nodev "
+                     f"tianti-hide {q(str(folder))}")
     for path, name in binds:
         source = f"/tmp/{name}"
         if path.is_dir():
@@ -383,6 +429,8 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
             lines.append(f"mkdir -p {q(str(path.parent))} && touch {q(str(path))}")
         lines.append(f"mount -n --move {q(source)} {q(str(path))}")
         lines.append(f"rm -d {q(source)}")
+    for folder in hides:
+        lines.append(f"mount -n -o remount,ro,nosuid,nodev {q(str(folder))}")
     lines.append(f"mkdir -p {q(str(work))}")
     if uid is not None:
         lines.append(f"chown {uid}:{uid} {q(str(work))}")
@@ -399,9 +447,10 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         spaces.append("--net")
     if mode == "user-ns":
         spaces = ["--user", "--map-root-user"] + spaces
-    return (_rlimit_args(tools, limits, _nproc(mode, limits))
-            + [tools["unshare"], *spaces, "--", tools["sh"], "-ec", "\n".join(lines), "sh",
-               *argv])
+    command = (_rlimit_args(tools, limits, _nproc(mode, limits))
+               + [tools["unshare"], *spaces, "--", tools["sh"], "-ec", "\n".join(lines), "sh",
+                  *argv])
+    return command, hides
 
 
 def _bot_env(work: Path, env: Mapping[str, str] | None, pythonpath: Sequence[str]) -> dict[str, str]:
@@ -574,12 +623,20 @@ class BotProcess:
 
 
 def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, str] | None = None,
-          pythonpath: Sequence[str] = (), expose: Sequence[str] = ()) -> BotProcess:
-    """Start `argv` as a bot in its sandbox (see the module's docstring). `pythonpath` is its
-    PYTHONPATH (the folders are made visible to it, read-only); `expose` names more paths it must
-    see. The working folder and stderr file live in a fresh referee folder removed by `kill()`."""
+          pythonpath: Sequence[str] = (), expose: Sequence[str] = (),
+          hide: Sequence[str] = ()) -> BotProcess:
+    """Start `argv` as a bot in its sandbox (see the module's docstring); `argv[0]` is looked up
+    in `BOT_PATH` unless it names a path. `pythonpath` is its PYTHONPATH; `expose` names more paths
+    it must see (both are bound into its namespace read-only, even from a hidden folder); `hide`
+    names more folders it must not see (a store's), on top of the referee's home, tianti's data
+    folder and TIANTI_DB's folder. The working folder and stderr file live in a fresh referee
+    folder that `kill()` removes. FileNotFoundError if the command is not there, ValueError for a
+    bad `env`."""
     if not argv:
         raise ValueError("a bot needs a command")
+    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
+    if not program or not os.path.isfile(program) or not os.access(program, os.X_OK):
+        raise FileNotFoundError(f"bot command not found or not executable: {argv[0]}")
     plan = _plan()
     mode, tools = plan.mode, plan.tools
     warnings = list(plan.isolation.warnings)
@@ -602,7 +659,8 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         nproc = _nproc(mode, limits)
         preexec = None
         if mode in ("root-ns", "user-ns"):
-            command = _ns_argv(mode, tools, limits, base, work, uid, argv, needed)
+            command, _ = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
+                                  _default_hides() + [Path(h) for h in hide])
         else:
             command = _rlimit_args(tools, limits, nproc) + list(argv)
         if "prlimit" not in tools:

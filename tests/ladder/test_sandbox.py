@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
+import shutil
 import socket
 import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -398,3 +399,73 @@ def test_kill_ends_a_bot_that_ignores_signals() -> None:
     bot.kill()
     assert not bot.alive() and bot.wait(1) is not None
     assert not bot.workdir.exists()
+
+
+def test_a_missing_command_is_a_clear_error() -> None:
+    before = set(os.listdir(tempfile.gettempdir()))
+    with pytest.raises(FileNotFoundError, match="bot command not found .*: no-such-bot-here"):
+        spawn(["no-such-bot-here", "--level", "3"])
+    assert set(os.listdir(tempfile.gettempdir())) == before
+
+
+@pytest.fixture
+def outside_tmp() -> Iterator[Path]:
+    """A world-readable folder outside /tmp (the private /tmp would hide it anyway)."""
+    if not os.path.isdir("/var/tmp"):
+        pytest.skip("no /var/tmp to make a folder outside /tmp in")
+    folder = Path(tempfile.mkdtemp(dir="/var/tmp", prefix="tianti-sandbox-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@needs("hidden-paths")
+def test_the_referees_home_and_a_named_store_folder_are_hidden(
+        outside_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home, stores, bots = outside_tmp / "home", outside_tmp / "stores", outside_tmp / "home" / "bots"
+    for folder in (home, stores, bots):
+        folder.mkdir(mode=0o755)
+        folder.chmod(0o755)
+    (home / "notes.txt").write_text("private")
+    (stores / "tianti.db").write_text("the true state")  # world-readable: only hiding protects it
+    (bots / "mybot.py").write_text("NAME = 'mine'\n")
+    for path in (home / "notes.txt", stores / "tianti.db", bots / "mybot.py"):
+        path.chmod(0o644)
+    monkeypatch.setenv("HOME", str(home))
+    code = f"""
+        import json, os, mybot
+        def read(path):
+            try:
+                return open(path).read()
+            except OSError as err:
+                return type(err).__name__
+        print(json.dumps([mybot.NAME, read({str(home / "notes.txt")!r}),
+                          read({str(stores / "tianti.db")!r}), os.listdir({str(home)!r})]))
+    """
+    bot = python_bot(code, pythonpath=[str(bots)], hide=[str(stores)])
+    try:
+        # its module, under the hidden home, is bound back; nothing else of the home is there
+        assert answer(bot) == ["mine", "FileNotFoundError", "FileNotFoundError", ["bots"]]
+    finally:
+        bot.kill()
+
+
+@needs("read-only-root")
+def test_the_bot_cannot_write_outside_its_private_folders(outside_tmp: Path) -> None:
+    outside_tmp.chmod(0o1777)  # writable by anyone, as /var/tmp is
+    bot = python_bot(f"""
+        import json, errno
+        def write(path):
+            try:
+                open(path, "w").write("x")
+                return "written"
+            except OSError as err:
+                return errno.errorcode[err.errno]
+        print(json.dumps([write({str(outside_tmp / "x")!r}), write("/var/tmp/x-sandbox"),
+                          write("/tmp/x"), write("/dev/shm/x"), write("here")]))
+    """)
+    try:
+        assert answer(bot) == ["EROFS", "EROFS", "written", "written", "written"]
+    finally:
+        bot.kill()
+    assert os.listdir(outside_tmp) == []
