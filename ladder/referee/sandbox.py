@@ -646,12 +646,18 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         work = base / "work"
         work.mkdir(mode=0o700)
         stderr_path = base / "stderr"
+        bot_env = _bot_env(work, env, pythonpath)
+        needed = _needed_paths(argv, pythonpath, expose)
+        closed = [(p, _blocking_ancestor(p)) for p in needed] if mode == "root-plain" else []
+        closed = [(path, block) for path, block in closed if block is not None]
+        if closed:  # no mount namespace to bind them through: the bot keeps root's uid
+            mode = "plain"
+            warnings.append(f"{closed[0][0]} is closed to other users (no o+x on "
+                            f"{closed[0][1]}): the bot runs as root, with no uid of its own "
+                            "and no process limit")
         uid = _pick_uid() if mode in ("root-ns", "root-plain") else None
         if uid is not None:
             os.chown(work, uid, uid)
-        bot_env = _bot_env(work, env, pythonpath)
-        needed = _needed_paths(argv, pythonpath, expose)
-        if uid is not None:
             warnings += _reach_warnings(needed)
         features = _features(mode, limits)
         if limits.network and mode in ("root-ns", "user-ns"):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from ladder.referee import sandbox
 from ladder.referee.sandbox import BotProcess, Isolation, Limits, probe, spawn
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,8 +29,18 @@ def needs(feature: str) -> pytest.MarkDecorator:
                               reason=f"this machine gives bots no {feature}: {probe().warnings}")
 
 
+def reachable_by_others(path: str) -> bool:
+    real = Path(os.path.realpath(path))
+    return all(os.stat(p).st_mode & 0o001 for p in real.parents) and bool(os.stat(real).st_mode & 0o001)
+
+
+# The interpreter the bots run on: this one, except in the fallback (no mount namespace to bind it
+# through) when this one is closed to other users (as /root is) and the system's is not.
+BOT_PYTHON = sys.executable
+
+
 def python_bot(code: str, **kwargs: object) -> BotProcess:
-    return spawn([sys.executable, "-c", textwrap.dedent(code)], **kwargs)  # type: ignore[arg-type]
+    return spawn([BOT_PYTHON, "-c", textwrap.dedent(code)], **kwargs)  # type: ignore[arg-type]
 
 
 def answer(bot: BotProcess, timeout: float = 60) -> object:
@@ -37,6 +48,28 @@ def answer(bot: BotProcess, timeout: float = 60) -> object:
     line = bot.stdout.readline()
     assert line, f"no answer; exit {bot.wait(timeout)}; stderr: {bot.stderr_tail()}"
     return json.loads(line)
+
+
+@pytest.fixture(params=["machine", "fallback"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tuple[str, ...]:
+    """Run a test with what this machine allows, then again as if the kernel refused namespaces
+    (the fallback: process group, rlimits and, as root, a uid of its own); gives the features."""
+    request.addfinalizer(sandbox._plan.cache_clear)  # after monkeypatch's undo, whatever happens
+    if request.param == "fallback":
+        monkeypatch.setattr(sandbox, "_try_namespaces", lambda mode, tools: "refused for a test")
+    sandbox._plan.cache_clear()
+    features = probe().features
+    if request.param == "fallback":
+        assert "pid-namespace" not in features
+        assert any("refused for a test" in w for w in probe().warnings)
+        if not reachable_by_others(sys.executable) and os.path.exists("/usr/bin/python3") \
+                and reachable_by_others("/usr/bin/python3"):
+            monkeypatch.setattr(sys.modules[__name__], "BOT_PYTHON", "/usr/bin/python3")
+    return features
+
+
+def bot_folders() -> set[str]:
+    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("tianti-bot-")}
 
 
 def processes_with(marker: bytes) -> list[int]:
@@ -88,9 +121,9 @@ def test_summary_fits_a_line() -> None:
 
 # --- an honest bot still works ------------------------------------------------------------------
 
-def test_a_python_bot_talks_over_its_pipes_and_imports_tianti() -> None:
+def test_a_python_bot_talks_over_its_pipes_and_imports_tianti(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
-        import sys, json, numpy, ladder.referee
+        import sys, json, ladder.referee
         for line in sys.stdin:
             print(json.dumps({"echo": json.loads(line), "cwd": __import__("os").getcwd()}),
                   flush=True)
@@ -109,7 +142,7 @@ def test_a_python_bot_talks_over_its_pipes_and_imports_tianti() -> None:
     assert bot.wait(1) == 0
 
 
-def test_a_bot_starts_in_an_empty_folder_of_its_own() -> None:
+def test_a_bot_starts_in_an_empty_folder_of_its_own(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import os, json
         print(json.dumps([os.getcwd(), os.listdir("."), os.environ["HOME"]]))
@@ -123,7 +156,7 @@ def test_a_bot_starts_in_an_empty_folder_of_its_own() -> None:
 
 # --- what a hostile bot tries -------------------------------------------------------------------
 
-def test_allocating_20_gb_is_stopped_by_the_memory_limit() -> None:
+def test_allocating_20_gb_is_stopped_by_the_memory_limit(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import json
         small = bytearray(200 * 2**20)  # within the limit: allowed
@@ -140,7 +173,7 @@ def test_allocating_20_gb_is_stopped_by_the_memory_limit() -> None:
         bot.kill()
 
 
-def test_forking_1000_times_is_stopped_and_kill_leaves_nothing() -> None:
+def test_forking_1000_times_is_stopped_and_kill_leaves_nothing(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import os, json, time
         made = 0
@@ -159,12 +192,22 @@ def test_forking_1000_times_is_stopped_and_kill_leaves_nothing() -> None:
     try:
         made = answer(bot)
         assert isinstance(made, int) and 0 < made < 32
+        assert len(processes_with(b"600.1717")) >= made + 1  # the bot and its children
     finally:
         bot.kill()
     assert bot.wait(10) is not None
-    left = [pid for pid in os.listdir("/proc") if pid.isdigit()
-                and _uid_of(int(pid)) == getattr(bot, "uid", -1)]
-    assert not left, [open(f"/proc/{p}/status").read()[:400] for p in left]
+    assert processes_with(b"600.1717") == []  # a zombie's command line is empty: none is alive
+    if bot.uid is not None:
+        assert [pid for pid in os.listdir("/proc") if pid.isdigit()
+                and _uid_of(int(pid)) == bot.uid and not _zombie(int(pid))] == []
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+    except OSError:
+        return True
 
 
 def _uid_of(pid: int) -> int:
@@ -178,7 +221,7 @@ def _uid_of(pid: int) -> int:
     return -1
 
 
-def test_a_grandchild_that_outlives_the_bot_is_killed_too() -> None:
+def test_a_grandchild_that_outlives_the_bot_is_killed_too(mode: tuple[str, ...]) -> None:
     marker = b"777.4242"  # only in the sleeps' command lines, not in the bot's
     bot = python_bot("""
         import os, subprocess, json
@@ -205,12 +248,15 @@ def test_a_grandchild_that_outlives_the_bot_is_killed_too() -> None:
     assert not bot.alive()
 
 
-def test_writing_100_mb_to_a_file_is_capped() -> None:
-    bot = python_bot("""
+def test_writing_100_mb_to_a_file_is_capped(mode: tuple[str, ...]) -> None:
+    names = ["big", "/tmp/big", "again", "more", "/tmp/more", "last"]
+    if "private-tmp" not in mode:
+        names = [name for name in names if not name.startswith("/")]
+    bot = python_bot(f"""
         import json, os, signal
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # so the write fails instead of killing
         sizes = []
-        for name in ["big", "/tmp/big", "again", "more", "/tmp/more", "last"]:
+        for name in {names!r}:
             written = 0
             try:
                 with open(name, "wb") as file:
@@ -226,13 +272,13 @@ def test_writing_100_mb_to_a_file_is_capped() -> None:
         sizes = answer(bot)
         assert isinstance(sizes, list)
         assert max(sizes) == 8 * 2**20               # no file above file_mb
-        if "private-tmp" in FEATURES:
+        if "private-tmp" in mode:
             assert sum(sizes) <= 4 * 8 * 2**20       # and its tmpfs holds 4x that in all
     finally:
         bot.kill()
 
 
-def test_writing_100_mb_to_stderr_is_capped() -> None:
+def test_writing_100_mb_to_stderr_is_capped(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import sys
         for _ in range(100):
@@ -253,31 +299,52 @@ def test_writing_100_mb_to_stderr_is_capped() -> None:
     assert not bot.stderr_path.exists()
 
 
-@needs("pid-namespace")
-def test_the_bot_cannot_see_or_signal_the_referee() -> None:
+@pytest.fixture
+def outside_tmp() -> Iterator[Path]:
+    """A world-readable folder outside /tmp (the private /tmp would hide it anyway)."""
+    if not os.path.isdir("/var/tmp"):
+        pytest.skip("no /var/tmp to make a folder outside /tmp in")
+    folder = Path(tempfile.mkdtemp(dir="/var/tmp", prefix="tianti-sandbox-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_the_bot_cannot_see_or_signal_the_referee(mode: tuple[str, ...]) -> None:
+    if "pid-namespace" not in mode and "uid-drop" not in mode:
+        pytest.skip(f"neither a PID namespace nor a uid of its own here: {probe().warnings}")
+    referee = os.getpid()
     bot = python_bot(f"""
         import os, json, signal
-        try:
-            os.kill({os.getpid()}, signal.SIGKILL)
-            killed = "yes"
-        except OSError as err:
-            killed = type(err).__name__
+        def attempt(action):
+            try:
+                action()
+                return "done"
+            except OSError as err:
+                return type(err).__name__
         print(json.dumps([os.getpid(), os.getppid(), sorted(int(p) for p in os.listdir("/proc")
-                          if p.isdigit()), os.path.exists("/proc/{os.getpid()}/environ"),
-                          killed]), flush=True)
+                          if p.isdigit()),
+                          attempt(lambda: open("/proc/{referee}/environ").read()),
+                          attempt(lambda: open("/proc/{referee}/mem", "rb").read(1)),
+                          attempt(lambda: os.kill({referee}, signal.SIGKILL))]), flush=True)
     """)
     try:
-        pid, ppid, visible, referee_seen, killed = answer(bot)  # type: ignore[misc]
-        assert (pid, ppid, visible, referee_seen) == (1, 0, [1], False)
-        assert killed in ("ProcessLookupError", "PermissionError")
+        pid, ppid, visible, environ, mem, kill = answer(bot)  # type: ignore[misc]
+        if "pid-namespace" in mode:  # it is PID 1 of a namespace with nothing else in it
+            assert (pid, ppid, visible) == (1, 0, [1])
+            assert environ == mem == "FileNotFoundError" and kill == "ProcessLookupError"
+        else:  # it sees the referee, but as another uid can neither read nor signal it
+            assert referee in visible
+            assert environ == mem == kill == "PermissionError"
     finally:
         bot.kill()
 
 
-@needs("uid-drop")
-@needs("mount-namespace")
-def test_the_bot_cannot_read_a_0600_store_or_another_bots_files(tmp_path: Path) -> None:
-    shared = tmp_path / "shared"
+def test_the_bot_cannot_read_a_0600_store_or_another_bots_files(
+        mode: tuple[str, ...], outside_tmp: Path) -> None:
+    if "uid-drop" not in mode:
+        pytest.skip("not root: the bot runs as the referee's user (see probe().warnings)")
+    shared = outside_tmp / "shared"
     shared.mkdir(mode=0o755)
     shared.chmod(0o755)
     store = shared / "tianti.db"
@@ -287,7 +354,8 @@ def test_the_bot_cannot_read_a_0600_store_or_another_bots_files(tmp_path: Path) 
     public.write_text("anyone may read this")
     public.chmod(0o644)
     other = python_bot("import sys, time; sys.stderr.write('my secret\\n'); sys.stderr.flush();"
-                       " time.sleep(600)")
+                       " open('x', 'w').write('mine'); print('[]', flush=True); time.sleep(600)")
+    assert answer(other) == []
     bot = python_bot(f"""
         import json
         def read(path):
@@ -337,7 +405,8 @@ def test_no_network_by_default() -> None:
             allowed.kill()
 
 
-def test_the_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_is_scrubbed(mode: tuple[str, ...],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TIANTI_DB", "/somewhere/tianti.db")
     monkeypatch.setenv("SANDBOX_TEST_MARKER", "leaked")
     bot = python_bot("import os, json; print(json.dumps(dict(os.environ)))",
@@ -355,15 +424,15 @@ def test_the_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_bot_is_never_given_tianti_db() -> None:
-    before = set(os.listdir(tempfile.gettempdir()))
+    before = bot_folders()
     with pytest.raises(ValueError, match="never given TIANTI_DB"):
         python_bot("pass", env={"TIANTI_DB": "/x.db"})
     with pytest.raises(ValueError, match="bad environment variable"):
         python_bot("pass", env={"A=B": "1"})
-    assert set(os.listdir(tempfile.gettempdir())) == before  # no folder left behind
+    assert bot_folders() == before  # no folder left behind
 
 
-def test_only_its_pipes_are_open(tmp_path: Path) -> None:
+def test_only_its_pipes_are_open(mode: tuple[str, ...], tmp_path: Path) -> None:
     leak = open(tmp_path / "store.db", "wb")
     os.set_inheritable(leak.fileno(), True)  # even a descriptor marked inheritable stays here
     try:
@@ -386,7 +455,7 @@ def test_only_its_pipes_are_open(tmp_path: Path) -> None:
         leak.close()
 
 
-def test_kill_ends_a_bot_that_ignores_signals() -> None:
+def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import signal, time
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -402,21 +471,10 @@ def test_kill_ends_a_bot_that_ignores_signals() -> None:
 
 
 def test_a_missing_command_is_a_clear_error() -> None:
-    before = set(os.listdir(tempfile.gettempdir()))
+    before = bot_folders()
     with pytest.raises(FileNotFoundError, match="bot command not found .*: no-such-bot-here"):
         spawn(["no-such-bot-here", "--level", "3"])
-    assert set(os.listdir(tempfile.gettempdir())) == before
-
-
-@pytest.fixture
-def outside_tmp() -> Iterator[Path]:
-    """A world-readable folder outside /tmp (the private /tmp would hide it anyway)."""
-    if not os.path.isdir("/var/tmp"):
-        pytest.skip("no /var/tmp to make a folder outside /tmp in")
-    folder = Path(tempfile.mkdtemp(dir="/var/tmp", prefix="tianti-sandbox-test-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder)
+    assert bot_folders() == before
 
 
 @needs("hidden-paths")
