@@ -175,7 +175,10 @@ def _plan() -> _Plan:
         mode = "root-ns" if _root() else "user-ns"
         error = _try_namespaces(mode, tools)
         if error is None:
-            return _Plan(mode, tools, Isolation(_features(mode, Limits()), ()))
+            notes = () if mode == "root-ns" else (
+                "not root: a bot runs as you in a user namespace and can read your files "
+                "outside the folders hidden from it",)
+            return _Plan(mode, tools, Isolation(_features(mode, Limits()), notes))
         warnings.append(f"the kernel refused namespaces ({error}): "
                         "bots run in a process group with rlimits only")
     if "prlimit" not in tools:
@@ -309,6 +312,12 @@ def _pick_uid() -> int:
             return uid
 
 
+def _lifeline(tools: Mapping[str, str]) -> list[str]:
+    """setpriv --pdeathsig: the bot's side is killed when the referee's thread that started it
+    ends (a worker that dies takes its bots along; none is left running)."""
+    return [tools["setpriv"], "--pdeathsig=KILL", "--"] if "setpriv" in tools else []
+
+
 def _rlimit_args(tools: Mapping[str, str], limits: Limits, nproc: int) -> list[str]:
     if "prlimit" not in tools:
         return []
@@ -436,6 +445,7 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         lines.append(f"chown {uid}:{uid} {q(str(work))}")
     lines.append(f"chmod 700 {q(str(work))}")
     lines.append(f"cd {q(str(work))}")
+    lines.append("echo 1000 > /proc/self/oom_score_adj")  # the kernel's OOM killer takes it first
     lines.append("unset PWD OLDPWD")
     drop = ([f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] if uid is not None else [])
     setpriv = [tools["setpriv"], *drop, "--no-new-privs", "--inh-caps=-all",
@@ -447,7 +457,7 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         spaces.append("--net")
     if mode == "user-ns":
         spaces = ["--user", "--map-root-user"] + spaces
-    command = (_rlimit_args(tools, limits, _nproc(mode, limits))
+    command = (_lifeline(tools) + _rlimit_args(tools, limits, _nproc(mode, limits))
                + [tools["unshare"], *spaces, "--", tools["sh"], "-ec", "\n".join(lines), "sh",
                   *argv])
     return command, hides
@@ -668,7 +678,9 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
             command, _ = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
                                   _default_hides() + [Path(h) for h in hide])
         else:
-            command = _rlimit_args(tools, limits, nproc) + list(argv)
+            oom = ([tools["sh"], "-c", "echo 1000 > /proc/self/oom_score_adj; unset PWD OLDPWD;"
+                    ' exec "$@"', "sh"] if "sh" in tools else [])
+            command = _lifeline(tools) + _rlimit_args(tools, limits, nproc) + oom + list(argv)
         if "prlimit" not in tools:
             preexec = functools.partial(_set_rlimits, limits, nproc)
         fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)

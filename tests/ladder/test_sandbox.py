@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -527,3 +528,42 @@ def test_the_bot_cannot_write_outside_its_private_folders(outside_tmp: Path) -> 
     finally:
         bot.kill()
     assert os.listdir(outside_tmp) == []
+
+
+def test_the_oom_killer_takes_the_bot_first(mode: tuple[str, ...]) -> None:
+    bot = python_bot("print(open('/proc/self/oom_score_adj').read().strip(), flush=True)")
+    try:
+        assert answer(bot) == 1000
+    finally:
+        bot.kill()
+
+
+REFEREE = """
+import sys, time
+from ladder.referee import sandbox
+if sys.argv[1] == "fallback":
+    sandbox._try_namespaces = lambda mode, tools: "refused for a test"
+bot = sandbox.spawn([sys.argv[2], "-c", "import time; print('[]', flush=True); time.sleep(555.2323)"])
+bot.stdout.readline()
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None:
+    """The worker holding a bot is killed (SIGKILL, no clean-up): the bot does not outlive it."""
+    which = "fallback" if "pid-namespace" not in mode else "machine"
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    referee = subprocess.Popen([sys.executable, "-c", REFEREE, which, BOT_PYTHON],
+                               stdout=subprocess.PIPE, env=env)
+    try:
+        assert referee.stdout is not None and referee.stdout.readline() == b"ready\n"
+        assert processes_with(b"555.2323")  # the bot is there
+    finally:
+        referee.kill()
+        referee.wait()
+    for _ in range(500):
+        if not processes_with(b"555.2323"):
+            break
+        time.sleep(0.01)
+    assert processes_with(b"555.2323") == []
