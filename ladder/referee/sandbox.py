@@ -213,7 +213,7 @@ def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
         argv, _ = _ns_argv(mode, tools, Limits(), base, work,
                            _pick_uid() if mode == "root-ns" else None,
                            [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], (),
-                           _default_hides())
+                           *_default_hides())
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
                                   timeout=20, cwd=base, close_fds=True)
@@ -366,35 +366,50 @@ def _writable_mounts() -> list[Path]:
     return sorted(set(found), key=lambda p: len(p.parts))
 
 
-def _default_hides() -> list[Path]:
-    """What a bot never needs to see of the referee's user: their home folder (a store, saves,
-    keys), tianti's data folder and the folder of the store named by TIANTI_DB."""
-    hides = [Path(os.path.expanduser("~"))]
-    for name in ("TIANTI_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
-        if os.environ.get(name):
-            hides.append(Path(os.environ[name]))
+def _default_hides() -> tuple[list[Path], list[Path]]:
+    """What a bot never needs to see of the referee's user, as (soft, hard). Soft: their home and
+    XDG folders (keys, saves; the bot's own paths under them are bound back). Hard: tianti's data
+    folder (stores, saves, seat outputs) and the store TIANTI_DB names, hidden even inside a path
+    the bot is given."""
+    soft = [Path(os.path.expanduser("~"))]
+    soft += [Path(os.environ[name]) for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME")
+             if os.environ.get(name)]
+    hard = []
+    data = os.environ.get("TIANTI_DATA_DIR") or _app_dir()
+    if data:
+        hard.append(Path(data))
     if os.environ.get("TIANTI_DB"):
-        hides.append(Path(os.environ["TIANTI_DB"]).parent)
-    return hides
+        hard.append(Path(os.environ["TIANTI_DB"]))
+    return soft, hard
+
+
+def _app_dir() -> str | None:
+    """tianti's data folder when TIANTI_DATA_DIR is not set (where `ladder.store` puts it)."""
+    try:
+        import typer
+    except ImportError:
+        return None
+    return typer.get_app_dir("tianti")
 
 
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
              uid: int | None, argv: Sequence[str], needed: Sequence[Path],
-             hide: Sequence[Path] = ()) -> tuple[list[str], list[Path]]:
-    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...` and the folders it hides. The script,
-    root of the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on
-    a staging folder first, so that needed paths under /tmp can still be bound into it), hides
-    folders (`hide`, and as root those the bot's uid cannot enter anyway) under small tmpfs,
-    binds the needed paths under them back read-only, makes the working folder and execs the bot
-    through setpriv (its own uid, no capabilities, no new privileges, killed if the referee's side
-    dies)."""
+             soft: Sequence[Path] = (), hard: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
+    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
+    the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
+    staging folder first, so that needed paths under /tmp can still be bound into it), hides the
+    `soft` folders (and, as root, those the bot's uid could not enter anyway) under small tmpfs,
+    binds the needed paths under them back read-only, then hides the `hard` paths wherever they
+    still show (a folder under a tmpfs, a file, with its SQLite companions, under /dev/null),
+    makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
+    new privileges, killed if the referee's side dies)."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
     tmp, shm = Path("/tmp"), Path("/dev/shm")
     protected = [Path("/"), tmp, shm, Path("/proc"), Path("/dev"), Path("/sys"), work]
     folders: list[Path] = []
-    for path in [Path(os.path.abspath(h)) for h in hide]:
+    for path in [Path(os.path.abspath(h)) for h in soft]:
         # never over / or what the sandbox needs itself; under /tmp it is hidden already
         if path.is_dir() and not _under(path, tmp) and not _under(path, shm) and \
                 not any(_under(keep, path) for keep in protected):
@@ -440,6 +455,25 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         lines.append(f"rm -d {q(source)}")
     for folder in hides:
         lines.append(f"mount -n -o remount,ro,nosuid,nodev {q(str(folder))}")
+    warnings: list[str] = []
+    bound = [path for path, _ in binds]
+
+    def shows(path: Path) -> bool:
+        return path.exists() and (any(_under(path, p) for p in bound) or not any(
+            _under(path, cover) for cover in [tmp, shm, *hides]))
+
+    for path in [Path(os.path.abspath(h)) for h in hard]:
+        folder = path if path.is_dir() else path.parent
+        if any(_under(keep, folder) for keep in protected + list(needed)):
+            if path.is_dir():
+                warnings.append(f"{path} holds what the bot needs: not hidden")
+                continue
+            for file in [path] + [Path(f"{path}{end}") for end in ("-wal", "-shm", "-journal")]:
+                if file.is_file() and shows(file):
+                    lines.append(f"mount -n --bind /dev/null {q(str(file))}")
+        elif shows(folder):
+            lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=64,mode=755,ro,nosuid,nodev "
+                         f"tianti-hide {q(str(folder))}")
     lines.append(f"mkdir -p {q(str(work))}")
     if uid is not None:
         lines.append(f"chown {uid}:{uid} {q(str(work))}")
@@ -460,7 +494,7 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     command = (_lifeline(tools) + _rlimit_args(tools, limits, _nproc(mode, limits))
                + [tools["unshare"], *spaces, "--", tools["sh"], "-ec", "\n".join(lines), "sh",
                   *argv])
-    return command, hides
+    return command, warnings
 
 
 def _bot_env(work: Path, env: Mapping[str, str] | None, pythonpath: Sequence[str]) -> dict[str, str]:
@@ -638,10 +672,15 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     """Start `argv` as a bot in its sandbox (see the module's docstring); `argv[0]` is looked up
     in `BOT_PATH` unless it names a path. `pythonpath` is its PYTHONPATH; `expose` names more paths
     it must see (both are bound into its namespace read-only, even from a hidden folder); `hide`
-    names more folders it must not see (a store's), on top of the referee's home, tianti's data
-    folder and TIANTI_DB's folder. The working folder and stderr file live in a fresh referee
+    names more paths it must not see even there (a store: its folder, or if the bot needs that
+    folder, the file and its SQLite companions), on top of the referee's home, tianti's data
+    folder and the TIANTI_DB store. The working folder and stderr file live in a fresh referee
     folder that `kill()` removes. FileNotFoundError if the command is not there, ValueError for a
-    bad `env`."""
+    bad `env`.
+
+    The bot is killed when the thread that called `spawn` ends (PR_SET_PDEATHSIG, so that a
+    worker killed outright leaves no bot behind): start bots from a thread that outlives them,
+    such as the worker's main thread."""
     if not argv:
         raise ValueError("a bot needs a command")
     program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
@@ -675,8 +714,10 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         nproc = _nproc(mode, limits)
         preexec = None
         if mode in ("root-ns", "user-ns"):
-            command, _ = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
-                                  _default_hides() + [Path(h) for h in hide])
+            soft, hard = _default_hides()
+            command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
+                                       soft, hard + [Path(h) for h in hide])
+            warnings += hidden
         else:
             oom = ([tools["sh"], "-c", "echo 1000 > /proc/self/oom_score_adj; unset PWD OLDPWD;"
                     ' exec "$@"', "sh"] if "sh" in tools else [])

@@ -567,3 +567,35 @@ def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None
             break
         time.sleep(0.01)
     assert processes_with(b"555.2323") == []
+
+
+@needs("hidden-paths")
+def test_a_store_is_hidden_even_inside_the_bots_own_folder(
+        outside_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tianti tournament run --db ./ladder.db` from the folder the bot's module is in: the module
+    is found, the store (world-readable, as SQLite makes it) and tianti's data folder are not."""
+    project = outside_tmp / "project"
+    data = project / "data"
+    for folder in (project, data):
+        folder.mkdir(mode=0o755)
+        folder.chmod(0o755)
+    files = {project / "mybot.py": "NAME = 'mine'\n", project / "ladder.db": "the true state",
+             project / "ladder.db-wal": "the true state, newer", data / "seat0.out": "secret"}
+    for path, text in files.items():
+        path.write_text(text)
+        path.chmod(0o644)
+    monkeypatch.setenv("TIANTI_DATA_DIR", str(data))
+    bot = python_bot(f"""
+        import json, os, mybot
+        def read(path):
+            try:
+                return open(path).read()
+            except OSError as err:
+                return type(err).__name__
+        print(json.dumps([mybot.NAME, read("{project}/ladder.db"), read("{project}/ladder.db-wal"),
+                          read("{data}/seat0.out"), os.listdir("{data}")]))
+    """, pythonpath=[str(project)], hide=[str(project / "ladder.db")])
+    try:
+        assert answer(bot) == ["mine", "", "", "FileNotFoundError", []]
+    finally:
+        bot.kill()
