@@ -2,24 +2,33 @@
 
 `spawn(argv)` starts a bot with only its two pipes (stdin, stdout; every other descriptor closed;
 its stderr goes to a size-capped file in a folder of the referee's that the bot cannot read), an
-empty working folder of its own, a scrubbed environment, rlimits on memory, file size, processes
-and open files, in a session and process group of its own. On Linux, where the kernel allows, it
-also gets namespaces of its own (util-linux `unshare`): a PID namespace (it is PID 1 there: it
-cannot see or signal the referee, the worker or other bots), a network namespace (no network,
-unless `Limits.network`), IPC and UTS namespaces, and a mount namespace in which the root file
-system is read-only, /tmp and /dev/shm are small private tmpfs, and folders the bot has no business
-in (those the dropped uid could not enter anyway, such as /root) are hidden, except for the paths it
-needs (its interpreter, its PYTHONPATH, files named on its command line), bound back read-only.
+empty working folder of its own (also its HOME), a scrubbed environment, rlimits on memory, file
+size, processes and open files (`Limits`), in a session and process group of its own, first in
+line for the kernel's OOM killer, and killed if the referee's side dies.
+
+On Linux, where the kernel allows, it also gets namespaces of its own (util-linux `unshare`): a
+PID namespace (it is PID 1 there: it cannot see or signal the referee, the worker or other bots),
+a network namespace (no network, unless `Limits.network`), IPC and UTS namespaces, and a mount
+namespace in which every file system is read-only, /tmp and /dev/shm are small private tmpfs, and
+what the bot has no business in is hidden: the referee's home, tianti's data folder (stores, saves,
+seat outputs), the TIANTI_DB store, what the caller names (`hide`), and as root the folders its uid
+could not enter anyway (such as /root). The paths it needs (its interpreter, its PYTHONPATH, files
+named on its command line, `expose`) are bound back read-only; a store stays hidden even there.
 
 Run as root, the bot also drops to an unprivileged uid of its own (one per bot, from `UID_BASE`),
-so a 0600 file (a store) stays out of reach and one bot cannot touch another's files or processes;
-not root, it gets a user namespace instead. What the machine refused is tried once per process
-(`probe()`), and the sandbox falls back to process group + rlimits with a warning saying so in
-`BotProcess.isolation`.
+so a 0600 file stays out of reach and one bot cannot touch another's files or processes; not root,
+it gets a user namespace instead (and runs as the user: it can read the user's files that are not
+hidden). What the machine refuses is found once per process (`probe()`): the sandbox then falls
+back to process group + rlimits (+ a uid of its own as root) and says so in
+`BotProcess.isolation.warnings`.
 
-`BotProcess.kill()` ends the bot and everything it started (its PID namespace, or every process of
-its uid, and its process group) and removes its folder; a referee calls it when the bot's games end
+`BotProcess.kill()` ends the bot and everything it started (its PID namespace, every process of
+its uid, its process group) and removes its folder; a referee calls it when the bot's games end
 as well as on a fault.
+
+Not covered: CPU time between the bot's turns (the referee's clock only bounds its answers), the
+total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
+to world-writable folders and (not root) signals to the user's own processes.
 """
 from __future__ import annotations
 
@@ -497,7 +506,8 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     return command, warnings
 
 
-def _bot_env(work: Path, env: Mapping[str, str] | None, pythonpath: Sequence[str]) -> dict[str, str]:
+def _bot_env(work: Path, env: Mapping[str, str] | None,
+             pythonpath: Sequence[str]) -> dict[str, str]:
     """PATH, LANG, HOME (its working folder), PYTHONPATH and what the caller adds; nothing of the
     user's environment (never TIANTI_DB)."""
     lang = os.environ.get("LANG", "")
@@ -519,7 +529,8 @@ def _set_rlimits(limits: Limits, nproc: int) -> None:
     mb = 1024 * 1024
     for which, value in ((resource.RLIMIT_AS, limits.memory_mb * mb),
                          (resource.RLIMIT_FSIZE, limits.file_mb * mb),
-                         (resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_NOFILE, limits.open_files),
+                         (resource.RLIMIT_NPROC, nproc),
+                         (resource.RLIMIT_NOFILE, limits.open_files),
                          (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(which, (value, value))
 

@@ -32,7 +32,7 @@ def needs(feature: str) -> pytest.MarkDecorator:
 
 def reachable_by_others(path: str) -> bool:
     real = Path(os.path.realpath(path))
-    return all(os.stat(p).st_mode & 0o001 for p in real.parents) and bool(os.stat(real).st_mode & 0o001)
+    return all(os.stat(p).st_mode & 0o001 for p in [real, *real.parents])
 
 
 # The interpreter the bots run on: this one, except in the fallback (no mount namespace to bind it
@@ -69,8 +69,11 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tup
     return features
 
 
-def bot_folders() -> set[str]:
-    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("tianti-bot-")}
+@pytest.fixture
+def own_tempdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary folder for spawn's folders that no other process writes into."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
 
 
 def processes_with(marker: bytes) -> list[int]:
@@ -424,13 +427,12 @@ def test_the_environment_is_scrubbed(mode: tuple[str, ...],
         bot.kill()
 
 
-def test_a_bot_is_never_given_tianti_db() -> None:
-    before = bot_folders()
+def test_a_bot_is_never_given_tianti_db(own_tempdir: Path) -> None:
     with pytest.raises(ValueError, match="never given TIANTI_DB"):
         python_bot("pass", env={"TIANTI_DB": "/x.db"})
     with pytest.raises(ValueError, match="bad environment variable"):
         python_bot("pass", env={"A=B": "1"})
-    assert bot_folders() == before  # no folder left behind
+    assert os.listdir(own_tempdir) == []  # no folder left behind
 
 
 def test_only_its_pipes_are_open(mode: tuple[str, ...], tmp_path: Path) -> None:
@@ -471,11 +473,10 @@ def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     assert not bot.workdir.exists()
 
 
-def test_a_missing_command_is_a_clear_error() -> None:
-    before = bot_folders()
+def test_a_missing_command_is_a_clear_error(own_tempdir: Path) -> None:
     with pytest.raises(FileNotFoundError, match="bot command not found .*: no-such-bot-here"):
         spawn(["no-such-bot-here", "--level", "3"])
-    assert bot_folders() == before
+    assert os.listdir(own_tempdir) == []
 
 
 @needs("hidden-paths")
@@ -543,7 +544,8 @@ import sys, time
 from ladder.referee import sandbox
 if sys.argv[1] == "fallback":
     sandbox._try_namespaces = lambda mode, tools: "refused for a test"
-bot = sandbox.spawn([sys.argv[2], "-c", "import time; print('[]', flush=True); time.sleep(555.2323)"])
+code = "import time; print('[]', flush=True); time.sleep(555.2323)"
+bot = sandbox.spawn([sys.argv[2], "-c", code])
 bot.stdout.readline()
 print("ready", flush=True)
 time.sleep(600)
