@@ -56,6 +56,8 @@ UID_BASE = 1_900_000_000
 UID_SPAN = 50_000_000
 # The PATH a bot sees: system tools only, never the user's.
 BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# The exit status of a bot whose sandbox could not be set up (a mount refused): not its fault.
+SETUP_FAILED = 125
 # How much of a bot's stderr is kept once it is killed (its folder is removed then).
 _TAIL_KEPT = 65536
 _TOOLS = ("unshare", "setpriv", "mount", "prlimit")
@@ -434,7 +436,9 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         if not any(_under(folder, kept) for kept in hides):
             hides.append(folder)
     inodes = f"nr_inodes={max(1024, 256 * limits.file_mb)}"
-    lines = ["mount -n -o remount,bind,ro /"]
+    failed = (f"echo 'tianti sandbox: could not set up the bot'\\''s namespaces (see above)' >&2;"
+              f" exit {SETUP_FAILED}")
+    lines = [f"trap {q(failed)} EXIT", "mount -n -o remount,bind,ro /"]
     lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
               for point in _writable_mounts()]
     lines.append(f"mount -n -t tmpfs -o size={4 * limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
@@ -462,8 +466,6 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
             lines.append(f"mkdir -p {q(str(path.parent))} && touch {q(str(path))}")
         lines.append(f"mount -n --move {q(source)} {q(str(path))}")
         lines.append(f"rm -d {q(source)}")
-    for folder in hides:
-        lines.append(f"mount -n -o remount,ro,nosuid,nodev {q(str(folder))}")
     warnings: list[str] = []
     bound = [path for path, _ in binds]
 
@@ -493,6 +495,7 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     drop = ([f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] if uid is not None else [])
     setpriv = [tools["setpriv"], *drop, "--no-new-privs", "--inh-caps=-all",
                "--bounding-set=-all", "--pdeathsig=KILL", "--"] if "setpriv" in tools else []
+    lines.append("trap - EXIT")
     lines.append("exec " + " ".join(q(part) for part in setpriv) + ' "$@"')
     spaces = ["--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--mount",
               "--propagation", "private"]
@@ -643,8 +646,8 @@ class BotProcess:
         self._finalizer()
 
     def wait(self, timeout: float | None = None) -> int | None:
-        """Its exit status (negative: killed by that signal), or None if still running after
-        `timeout` seconds."""
+        """Its exit status (negative: killed by that signal; SETUP_FAILED: its sandbox could not
+        be set up, the bot never ran), or None if still running after `timeout` seconds."""
         try:
             return self._popen.wait(timeout)
         except subprocess.TimeoutExpired:

@@ -601,3 +601,27 @@ def test_a_store_is_hidden_even_inside_the_bots_own_folder(
         assert answer(bot) == ["mine", "", "", "FileNotFoundError", []]
     finally:
         bot.kill()
+
+
+@needs("mount-namespace")
+def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mount the kernel refuses half-way (made to fail here): the bot never starts, the exit
+    status is SETUP_FAILED (not the bot's fault) and stderr says why."""
+    real = sandbox._ns_argv
+
+    def failing(*args: object, **kwargs: object) -> tuple[list[str], list[str]]:
+        command, warnings = real(*args, **kwargs)  # type: ignore[arg-type]
+        script = command.index("-ec") + 1
+        command[script] = command[script].replace("\nunset PWD", "\nmount -n --bind /nowhere"
+                                                  " /nothing\nunset PWD")
+        return command, warnings
+
+    monkeypatch.setattr(sandbox, "_ns_argv", failing)
+    bot = python_bot("print('started', flush=True)")
+    try:
+        assert bot.wait(30) == sandbox.SETUP_FAILED
+        assert bot.stdout.read() == b""
+        assert "could not set up the bot's namespaces" in bot.stderr_tail()
+        assert "mount: /nothing" in bot.stderr_tail()
+    finally:
+        bot.kill()
