@@ -436,7 +436,7 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         if not any(_under(folder, kept) for kept in hides):
             hides.append(folder)
     inodes = f"nr_inodes={max(1024, 256 * limits.file_mb)}"
-    failed = (f"echo 'tianti sandbox: could not set up the bot'\\''s namespaces (see above)' >&2;"
+    failed = (f"echo 'tianti sandbox: could not set up the namespaces of the bot (see above)' >&2;"
               f" exit {SETUP_FAILED}")
     lines = [f"trap {q(failed)} EXIT", "mount -n -o remount,bind,ro /"]
     lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"

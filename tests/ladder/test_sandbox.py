@@ -616,12 +616,13 @@ def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch
                                                   " /nothing\nunset PWD")
         return command, warnings
 
+    assert "mount-namespace" in probe().features  # probed (and cached) before the failure is made
     monkeypatch.setattr(sandbox, "_ns_argv", failing)
     bot = python_bot("print('started', flush=True)")
     try:
         assert bot.wait(30) == sandbox.SETUP_FAILED
         assert bot.stdout.read() == b""
-        assert "could not set up the bot's namespaces" in bot.stderr_tail()
+        assert "could not set up the namespaces of the bot" in bot.stderr_tail()
         assert "mount: /nothing" in bot.stderr_tail()
     finally:
         bot.kill()
