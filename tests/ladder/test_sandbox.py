@@ -626,3 +626,30 @@ def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch
         assert "mount: /nothing" in bot.stderr_tail()
     finally:
         bot.kill()
+
+
+@needs("hidden-paths")
+def test_a_user_namespace_of_its_own_does_not_unhide_anything(
+        outside_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot makes itself root of a user and mount namespace of its own and tries to unmount
+    what hides the referee's home, and to make the root file system writable again: the kernel
+    keeps mounts it inherited locked."""
+    home = outside_tmp / "home"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    (home / "notes.txt").write_text("private")
+    (home / "notes.txt").chmod(0o644)
+    monkeypatch.setenv("HOME", str(home))
+    script = (f"umount {home} 2>/dev/null; umount -l {home} 2>/dev/null;"
+              " mount -n -o remount,rw / 2>/dev/null;"
+              f" echo root=$(id -u) notes=$(cat {home}/notes.txt 2>/dev/null)"
+              " >/tmp/out; touch /escaped 2>/dev/null && echo writable >>/tmp/out; cat /tmp/out")
+    bot = spawn(["/bin/sh", "-c", f"unshare --user --map-root-user --mount sh -c '{script}'"
+                 " || echo no user namespace"])
+    try:
+        out = bot.stdout.read().decode()
+        if "no user namespace" in out:
+            pytest.skip("this kernel gives a bot no user namespace of its own: nothing to test")
+        assert out == "root=0 notes=\n"  # root of its namespace, and still nothing to read
+    finally:
+        bot.kill()
