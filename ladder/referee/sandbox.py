@@ -571,8 +571,11 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path) -> None:
-    """Kill the bot and everything it started, collect its exit status, remove its folders."""
+def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int) -> None:
+    """Kill the bot and everything it started, collect its exit status, remove its folders; only
+    in the process that started it (a forked child's exit leaves its parent's bots alone)."""
+    if os.getpid() != owner:
+        return
     inits = _children(popen.pid) if popen.poll() is None else []
     for pid in inits:  # a namespace's init (the bot): its death ends every process in it
         try:
@@ -637,7 +640,7 @@ class BotProcess:
         self.stderr_path = stderr_path
         self.uid = uid
         self._tail: bytes | None = None
-        self._finalizer = weakref.finalize(self, _reap, popen, uid, base)
+        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid())
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and remove its folders. Idempotent."""

@@ -653,3 +653,20 @@ def test_a_user_namespace_of_its_own_does_not_unhide_anything(
         assert out == "root=0 notes=\n"  # root of its namespace, and still nothing to read
     finally:
         bot.kill()
+
+
+def test_a_forked_child_of_the_referee_leaves_its_bots_alone(mode: tuple[str, ...]) -> None:
+    bot = python_bot("import sys; print('[]', flush=True); sys.stdin.read()")
+    try:
+        assert answer(bot) == []
+        child = os.fork()
+        if child == 0:  # what its exit's finalizers would do: the bot is not its own
+            try:
+                bot.kill()
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+        assert bot.alive()
+    finally:
+        bot.kill()
+    assert not bot.alive()
