@@ -230,9 +230,10 @@ def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
                                   timeout=20, cwd=base, close_fds=True)
         except (OSError, subprocess.TimeoutExpired) as err:
             return str(err).splitlines()[0] if str(err) else type(err).__name__
-        if done.returncode != 0:
-            text = done.stderr.decode(errors="replace").strip().splitlines()
-            return text[-1][:120] if text else f"exit status {done.returncode}"
+        if done.returncode != 0:  # the first line that says why (mount's, unshare's)
+            text = [line for line in done.stderr.decode(errors="replace").splitlines()
+                    if line.strip() and not line.startswith((" ", "tianti sandbox:"))]
+            return text[0][:120] if text else f"exit status {done.returncode}"
         return None
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -604,7 +604,8 @@ def test_a_store_is_hidden_even_inside_the_bots_own_folder(
 
 
 @needs("mount-namespace")
-def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                 request: pytest.FixtureRequest) -> None:
     """A mount the kernel refuses half-way (made to fail here): the bot never starts, the exit
     status is SETUP_FAILED (not the bot's fault) and stderr says why."""
     real = sandbox._ns_argv
@@ -626,6 +627,12 @@ def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch
         assert "mount: /nothing" in bot.stderr_tail()
     finally:
         bot.kill()
+
+    # found by the probe, the same failure makes every bot fall back, and says why
+    request.addfinalizer(sandbox._plan.cache_clear)
+    sandbox._plan.cache_clear()
+    assert "pid-namespace" not in probe().features
+    assert probe().warnings[0].startswith("the kernel refused namespaces (mount: /nothing: ")
 
 
 @needs("hidden-paths")
