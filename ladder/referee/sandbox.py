@@ -58,6 +58,8 @@ UID_SPAN = 50_000_000
 BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # The exit status of a bot whose sandbox could not be set up (a mount refused): not its fault.
 SETUP_FAILED = 125
+# A bot's folder in the temporary folder: this prefix, the referee's pid, a dash, random letters.
+_FOLDER = "tianti-bot-"
 # How much of a bot's stderr is kept once it is killed (its folder is removed then).
 _TAIL_KEPT = 65536
 _TOOLS = ("unshare", "setpriv", "mount", "prlimit")
@@ -572,6 +574,61 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def _kill_uid(uid: int) -> None:
+    """SIGKILL every process of `uid` until none is left (a bot's, as root)."""
+    for _ in range(400):
+        pids = _processes_of(uid)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.005)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+_swept = [0.0]
+
+
+def _sweep(min_age: float = 10.0) -> None:
+    """Clear what referees that died without cleaning up left (killed outright, or ended by
+    `os._exit` as multiprocessing's workers are): their bots' folders (named after the referee's
+    pid) and, as root, any process still running as such a bot's uid (one that left its process
+    group in the fallback). Only folders of this user, older than `min_age` seconds."""
+    now = time.time()
+    _swept[0] = now
+    try:
+        entries = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return
+    for entry in entries:
+        match = re.fullmatch(_FOLDER + r"([0-9]+)-[A-Za-z0-9_]+", entry.name)
+        if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or \
+                    now - info.st_mtime < min_age:
+                continue
+            uid = os.stat(os.path.join(entry.path, "work")).st_uid
+        except OSError:
+            continue
+        if _root() and UID_BASE <= uid < UID_BASE + UID_SPAN:
+            _kill_uid(uid)
+        shutil.rmtree(entry.path, ignore_errors=True)
+
+
 def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int) -> None:
     """Kill the bot and everything it started, collect its exit status, remove its folders; only
     in the process that started it (a forked child's exit leaves its parent's bots alone)."""
@@ -600,16 +657,7 @@ def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: in
     except subprocess.TimeoutExpired:
         pass
     if uid is not None:  # whatever left the process group (setsid) still has the bot's uid
-        for _ in range(400):
-            pids = _processes_of(uid)
-            if not pids:
-                break
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            time.sleep(0.005)
+        _kill_uid(uid)
     for pipe in (popen.stdin, popen.stdout):
         try:
             if pipe is not None:
@@ -707,7 +755,9 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     plan = _plan()
     mode, tools = plan.mode, plan.tools
     warnings = list(plan.isolation.warnings)
-    base = Path(tempfile.mkdtemp(prefix="tianti-bot-"))
+    if time.time() - _swept[0] > 60:
+        _sweep()
+    base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))
     try:
         os.chmod(base, 0o711)  # its uid may pass through to `work`, not list or read the rest
         work = base / "work"

@@ -76,13 +76,16 @@ def own_tempdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def processes_with(marker: bytes) -> list[int]:
+def processes_with(marker: bytes, start: bytes = b"") -> list[int]:
+    """The processes whose command line starts with `start` and holds `marker` (a zombie's
+    command line is empty: only live processes are found)."""
     found = []
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
                 with open(f"/proc/{name}/cmdline", "rb") as file:
-                    if marker in file.read():
+                    line = file.read()
+                    if line.startswith(start) and marker in line:
                         found.append(int(name))
             except OSError:
                 pass
@@ -544,31 +547,52 @@ import sys, time
 from ladder.referee import sandbox
 if sys.argv[1] == "fallback":
     sandbox._try_namespaces = lambda mode, tools: "refused for a test"
-code = "import time; print('[]', flush=True); time.sleep(555.2323)"
+code = '''
+import subprocess, time
+subprocess.Popen(["sleep", "555.2323"], start_new_session=True)  # leaves its process group
+print("[]", flush=True)
+time.sleep(555.2323)
+'''
 bot = sandbox.spawn([sys.argv[2], "-c", code])
 bot.stdout.readline()
-print("ready", flush=True)
+print(bot.workdir.parent, flush=True)
 time.sleep(600)
 """
 
 
 def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None:
-    """The worker holding a bot is killed (SIGKILL, no clean-up): the bot does not outlive it."""
+    """The worker holding a bot is killed (SIGKILL, no clean-up): the bot does not outlive it,
+    and the next spawn's sweep clears its folder and (in the fallback, as root) the grandchild
+    that had left its process group."""
     which = "fallback" if "pid-namespace" not in mode else "machine"
     env = dict(os.environ, PYTHONPATH=str(REPO))
     referee = subprocess.Popen([sys.executable, "-c", REFEREE, which, BOT_PYTHON],
                                stdout=subprocess.PIPE, env=env)
+    bot = (b"555.2323", BOT_PYTHON.encode() + b"\0-c\0\nimport subprocess")  # marker, start
+    grandchild = (b"555.2323", b"sleep\0")
     try:
-        assert referee.stdout is not None and referee.stdout.readline() == b"ready\n"
-        assert processes_with(b"555.2323")  # the bot is there
+        assert referee.stdout is not None
+        folder = Path(referee.stdout.readline().decode().strip())
+        assert folder.is_dir() and folder.name.startswith(f"tianti-bot-{referee.pid}-")
+        for _ in range(500):
+            if processes_with(*grandchild):
+                break
+            time.sleep(0.01)
+        assert len(processes_with(*bot)) == len(processes_with(*grandchild)) == 1
     finally:
         referee.kill()
         referee.wait()
     for _ in range(500):
-        if not processes_with(b"555.2323"):
+        if not processes_with(*bot):
             break
         time.sleep(0.01)
-    assert processes_with(b"555.2323") == []
+    assert processes_with(*bot) == []  # the bot went with the referee
+    if "pid-namespace" in mode:  # and with it, as init of its namespace, everything in it
+        assert processes_with(*grandchild) == []
+    sandbox._sweep(min_age=0)
+    assert not folder.exists()
+    if "uid-drop" in mode:  # what had left the bot's process group had the bot's uid
+        assert processes_with(*grandchild) == []
 
 
 @needs("hidden-paths")
