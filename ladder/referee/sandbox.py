@@ -24,7 +24,9 @@ back to process group + rlimits (+ a uid of its own as root) and says so in
 
 `BotProcess.kill()` ends the bot and everything it started (its PID namespace, every process of
 its uid, its process group) and removes its folder; a referee calls it when the bot's games end
-as well as on a fault.
+as well as on a fault. A referee that dies without calling it (killed outright, or ended by
+`os._exit` as multiprocessing's workers are) takes its bots along (PR_SET_PDEATHSIG), and the
+next `spawn` on the machine sweeps their folders (named after the referee's pid).
 
 Not covered: CPU time between the bot's turns (the referee's clock only bounds its answers), the
 total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
