@@ -279,6 +279,20 @@ class PlaySession:
             self._play(self.seat, a, 0.0)
         return self.log[start:]
 
+    def play(self, action: int) -> list[LoggedMove]:
+        """The person's seat plays one engine action as it stands (legal at their turn), the
+        way a bot's answer is played: no picks are collected, an orderless decision goes on
+        one engine decision at a time. Returns the moves played."""
+        if not self.my_turn:
+            raise PlayError("it is not your turn")
+        if not self.state.is_legal(action):
+            raise PlayError(f"action {action} is not legal now")
+        self.picks = []
+        start = len(self.log)
+        self.decisions.append(self.state.move_number())
+        self._play(self.seat, action, 0.0)
+        return self.log[start:]
+
     def unpick(self) -> bool:
         """Take back the last pick of an orderless decision; False if there is none."""
         if not self.picks:

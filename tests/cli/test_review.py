@@ -37,7 +37,7 @@ def played(game: str, players: int, seed: int, path, moves: int = 10**6):
         s.run_bots()
         if s.state.is_terminal():
             break
-        s.choose(me.step(s.state.resample_from_infostate(0, rng.randrange(1 << 62))))
+        s.play(me.step(s.state.resample_from_infostate(0, rng.randrange(1 << 62))))
     return s.save(path)
 
 
@@ -174,7 +174,7 @@ def test_play_offers_the_review_at_the_end(tmp_path, monkeypatch):
     out = result.output
     assert "r (or review), Enter: review" in out
     assert "Review of P0 (you)" in out and "Accuracy" in out
-    assert out.index("Ranking") < out.index("Review of P0 (you)")
+    assert out.index("The ranking:") < out.index("Review of P0 (you)")
 
 
 def test_play_leaves_after_the_game_on_any_other_answer(tmp_path):

@@ -542,6 +542,8 @@ def test_the_oom_killer_takes_the_bot_first(mode: tuple[str, ...]) -> None:
         bot.kill()
 
 
+# Unique to this test process, so that another test run on the machine cannot be mistaken for ours.
+MARK = f"555.{os.getpid()}"
 REFEREE = """
 import sys, time
 from ladder.referee import sandbox
@@ -549,15 +551,15 @@ if sys.argv[1] == "fallback":
     sandbox._try_namespaces = lambda mode, tools: "refused for a test"
 code = '''
 import subprocess, time
-subprocess.Popen(["sleep", "555.2323"], start_new_session=True)  # leaves its process group
+subprocess.Popen(["sleep", "MARK"], start_new_session=True)  # leaves its process group
 print("[]", flush=True)
-time.sleep(555.2323)
+time.sleep(MARK)
 '''
 bot = sandbox.spawn([sys.argv[2], "-c", code])
 bot.stdout.readline()
 print(bot.workdir.parent, flush=True)
 time.sleep(600)
-"""
+""".replace("MARK", MARK)
 
 
 def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None:
@@ -568,8 +570,8 @@ def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None
     env = dict(os.environ, PYTHONPATH=str(REPO))
     referee = subprocess.Popen([sys.executable, "-c", REFEREE, which, BOT_PYTHON],
                                stdout=subprocess.PIPE, env=env)
-    bot = (b"555.2323", BOT_PYTHON.encode() + b"\0-c\0\nimport subprocess")  # marker, start
-    grandchild = (b"555.2323", b"sleep\0")
+    bot = (MARK.encode(), BOT_PYTHON.encode() + b"\0-c\0\nimport subprocess")  # marker, start
+    grandchild = (MARK.encode(), b"sleep\0")
     try:
         assert referee.stdout is not None
         folder = Path(referee.stdout.readline().decode().strip())
