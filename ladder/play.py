@@ -332,10 +332,7 @@ class PlaySession:
         try:
             with open(p, "rb") as f:
                 raw = f.read(MAX_SAVE_BYTES + 1)
-            if len(raw) > MAX_SAVE_BYTES:
-                raise PlayError(f"{p} is not a saved tianti game: it is larger than "
-                                f"{MAX_SAVE_BYTES >> 20} MiB")
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_SAVE_BYTES else None
         except FileNotFoundError:
             raise PlayError(f"no saved game at {p}") from None
         except IsADirectoryError:
@@ -344,6 +341,9 @@ class PlaySession:
             raise PlayError(f"{p} is not a saved tianti game: its JSON is nested too deep") from None
         except (OSError, ValueError) as e:
             raise PlayError(f"{p} is not a saved tianti game: {printable(e, 120)}") from None
+        if len(raw) > MAX_SAVE_BYTES:
+            raise PlayError(f"{p} is not a saved tianti game: it is larger than "
+                            f"{MAX_SAVE_BYTES >> 20} MiB")
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise PlayError(f"{p} is not a saved tianti game (format {SAVE_FORMAT!r} expected)")
         missing = [k for k in ("record", "seat", "specs") if k not in data]

@@ -94,7 +94,7 @@ class Pool:
         variant = self.variant
         if variant:
             text += ", " + ", ".join(f"{k}={_show(v)}" for k, v in variant.items())
-        return text
+        return printable(text)  # a crafted store's option text cannot act on the terminal
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "options": self.options,

@@ -79,7 +79,7 @@ def check_text(text: str, what: str) -> str:
 
 
 def check_name(name: str, where: str) -> str:
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise RosterError(
             f"{where}: the bot name {name!r} is not allowed: use 1-64 letters, digits and "
             f"_ . + - (not starting with . + -)")

@@ -853,6 +853,10 @@ class Store:
                     "moves": s[10], "think_seconds": s[11], "max_move_seconds": s[12]})
             for r in chunk:
                 self._row(r, "iiiis.iii..nSs", f"game {r[0]}")
+                if (len(seats[r[0]]) != r[6]
+                        or any(s["seat"] != i for i, s in enumerate(seats[r[0]]))):
+                    raise self.damaged(f"game {r[0]} of {r[6]} players has seats "
+                                       f"{_shown([s['seat'] for s in seats[r[0]]])}")
                 yield StoredGame(
                     id=r[0], run_id=r[1], deal=r[2], seating=r[3], game=r[4],
                     options=self._options(r[5], r[0]), players=r[6], seed=r[7],

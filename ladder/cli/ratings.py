@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOptionsOpt, JsonOpt, fail,
                                 open_store, output_format, parse_game_options)
 
@@ -111,7 +112,7 @@ def show(
         win = "goal" if p.solo_goal else "wins"
         header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", win, f"{win} % (95%)",
                   "mean place", "errors", "mean score"]
-        rows = [[str(r.rank), r.bot, _num(r.mu, 2), _num(r.sigma, 2), _num(r.conservative, 2),
+        rows = [[str(r.rank), printable(r.bot), _num(r.mu, 2), _num(r.sigma, 2), _num(r.conservative, 2),
                  str(r.games), str(r.wins),
                  f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
                  f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),
@@ -231,12 +232,12 @@ def h2h(
                     f"(meetings)", bold=True)
         rows = []
         for a in t.bots:
-            cells = [a]
+            cells = [printable(a)]
             for b in t.bots:
                 share = t.score(a, b) if a != b else None
                 cells.append("-" if share is None else f"{100 * share:.0f}% ({t.meetings(a, b)})")
             rows.append(cells)
-        _table([""] + t.bots, rows, left={0})
+        _table([""] + [printable(b) for b in t.bots], rows, left={0})
 
 
 @app.command()

@@ -7,6 +7,7 @@ import typer
 
 from engine.core.errors import TiantiError
 from engine.core.state import RECORD_VERSION, State, legacy_fill
+from engine.core.text import printable
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
 from ladder.narrate import HEADER, Line, narrator_for
 
@@ -36,7 +37,10 @@ def replay(
         state = State.from_record(dict(record, actions=[]))
     except TiantiError as e:
         raise fail(str(e))
-    seats = g.seats
+    # names and messages as stored, with nothing in them acting on the terminal
+    seats = [dict(s, bot=printable(s["bot"]), spec=printable(s["spec"]),
+                  fault=s["fault"] and dict(s["fault"], kind=printable(s["fault"]["kind"])))
+             for s in g.seats]
     faults = {s["fault"]["move"]: s for s in seats if s["fault"] is not None}
     typer.echo(f"run {run}, game {game}: {g.game} (deal {g.deal}, seating {g.seating}), seed {g.seed}")
     typer.echo("seats: " + ", ".join(f"P{s['seat']} {s['bot']} ({s['spec']})" for s in seats))
@@ -119,7 +123,7 @@ def _go_on() -> bool:
 
 def _last_line(text: str) -> str:
     lines = text.strip().splitlines()
-    return lines[-1] if lines else ""
+    return printable(lines[-1]) if lines else ""
 
 
 def _duration(seconds: float) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOpt, JsonOpt,
                                 PlayersOpt, fail, make_game, open_store, output_format,
                                 write_csv)
@@ -140,7 +141,7 @@ def run(
     error bar and the likelihood of superiority. With --sprt it stops as soon as the
     sequential test decides (exit code 0 either way; the verdict is printed and in --json)."""
     from ladder.backends import make_backend
-    from ladder.roster import roster
+    from ladder.roster import check_text, roster
     from ladder.runner import start_run
     from ladder.schedule import TournamentSpec, check, count_seatings
 
@@ -150,6 +151,8 @@ def run(
     _importable_here()
     out_fmt = output_format(fmt, json_out)
     try:
+        if label is not None:
+            check_text(label, "--label")
         g = make_game(game, players, option)
         bots = roster(bot, bots_file, move_timeout or None)
         if not bots:
@@ -228,15 +231,23 @@ def resume(
     force: Annotated[bool, typer.Option("--force", help="resume even if the run looks like it "
                                         "is still being played elsewhere")] = False,
     progress: ProgressOpt = None,
+    bot: Annotated[Optional[list[str]], typer.Option(
+        "--bot", "-b", help="a python: or exec: bot of the run, named again as NAME=SPEC "
+        "(repeatable): the store's word alone does not run code")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="run the python: and exec: bots the store names without naming them "
+        "again")] = False,
     fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play the games a stopped or interrupted run still lacks (and only those).
 
+    A store is data: a bot of the run that runs code of its own (python: or exec:) is made
+    only when named again with --bot NAME=SPEC, as when the run was started, or with --trust.
     A run with a sequential test goes on until the test decides; one that has decided is
     complete. Ends with the same summary as `tournament run`."""
     from ladder.backends import make_backend
-    from ladder.roster import roster
+    from ladder.roster import check_trusted, roster
     from ladder.runner import missing_tasks
 
     _importable_here()
@@ -244,9 +255,12 @@ def resume(
     store = open_store(db, write=True)
     try:
         info = store.run(run_id)
-        roster([f"{n}={s}" for n, s in info.spec.bots], None,  # the bots must still build
-               info.spec.move_timeout)
         missing = len(missing_tasks(store, run_id))
+        # a complete run makes no bot; the others are checked (code only with consent) and
+        # must still build, before anything is played
+        check_trusted(list(info.spec.bots), bot, trust or missing == 0, f"run {run_id}")
+        if missing:
+            roster([f"{n}={s}" for n, s in info.spec.bots], None, info.spec.move_timeout)
         if missing == 0:
             status = store.set_status(run_id, "finished")
             if out_fmt is Format.table:
@@ -362,7 +376,7 @@ def _print_summary(store: Store, run_id: int, report: Any) -> None:
     if not pool:
         return
     rated = pool["players"] > 1
-    rows = pool["rows"]
+    rows = [dict(r, bot=printable(r["bot"])) for r in pool["rows"]]
     width = max(3, *(len(r["bot"]) for r in rows))
     typer.secho(f"run {run_id}: {pool['title']}", bold=True)
     win = "goal" if pool["solo_goal"] else "wins"
@@ -382,7 +396,8 @@ def _print_summary(store: Store, run_id: int, report: Any) -> None:
             shown = "+inf" if pair["score"] > 0.5 else "-inf"
         else:
             shown = f"{elo:+.1f} ± {pair['error']:.1f}" if pair["error"] is not None else f"{elo:+.1f} ± inf"
-        typer.echo(f"{pair['bot']} against {pair['opponent']}: {pair['wins']} above, "
+        typer.echo(f"{printable(pair['bot'])} against {printable(pair['opponent'])}: "
+                   f"{pair['wins']} above, "
                    f"{pair['losses']} below, {pair['draws']} level; Elo difference {shown} "
                    f"(95%), likelihood of superiority {100 * pair['los']:.1f}%")
     test = summary["sprt"]
@@ -406,7 +421,7 @@ def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
 
 
 def _print_standings(store: Store, run_id: int) -> None:
-    rows = _standings(store, run_id)
+    rows = [dict(r, bot=printable(r["bot"])) for r in _standings(store, run_id)]
     if not rows:
         return
     width = max(len("bot"), *(len(r["bot"]) for r in rows))
@@ -438,10 +453,10 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     typer.echo(f"{'run':>4}  {'status':<11}  {'games':>13}  {'faults':>6}  {'created':<19}  "
                f"game, bots")
     for r in runs:
-        bots = ", ".join(n for n, _ in r.spec.bots)
-        label = f" [{r.label}]" if r.label else ""
+        bots = printable(", ".join(n for n, _ in r.spec.bots))
+        label = f" [{printable(r.label)}]" if r.label else ""
         typer.echo(f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
-                   f"{r.created_at[:19].replace('T', ' '):<19}  {r.spec.game} "
+                   f"{printable(r.created_at[:19].replace('T', ' ')):<19}  {printable(r.spec.game)} "
                    f"{r.spec.players}p: {bots}{label}")
 
 
@@ -495,10 +510,11 @@ def show(
         }))
         return
     spec = info.spec
-    typer.secho(f"run {info.id}{f' [{info.label}]' if info.label else ''}: {info.status}", bold=True)
+    typer.secho(f"run {info.id}{f' [{printable(info.label)}]' if info.label else ''}: "
+                f"{printable(info.status)}", bold=True)
     opts = ", ".join(f"{k}={v}" for k, v in spec.options.items())
-    typer.echo(f"game      {spec.game} ({opts})")
-    typer.echo(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots))
+    typer.echo(printable(f"game      {spec.game} ({opts})"))
+    typer.echo(printable(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots)))
     typer.echo(f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
                f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
     typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
@@ -516,22 +532,32 @@ def show(
         typer.echo("")
         typer.echo(f"voided games ({len(voided)}):")
         for v in voided:
-            message = v["error"] if errors else v["error"].strip().splitlines()[-1][:160]
-            typer.echo(f"  deal {v['deal']}, seating {v['seating']}: {message}")
+            typer.echo(f"  deal {v['deal']}, seating {v['seating']}: "
+                       f"{_message(v['error'], errors)}")
     if faults:
         typer.echo("")
         typer.echo(f"faults ({len(faults)}):")
         for g, s in faults:
             f = s["fault"]
-            message = f["message"] if errors else f["message"].strip().splitlines()[-1][:160]
+            message = _message(f["message"], errors)
             where = "before its first move" if f["move"] < 0 else f"at decision {f['move']}"
-            typer.echo(f"  game {g.id} (deal {g.deal}, seating {g.seating}): {s['bot']} "
-                       f"{f['kind']} {where}: {message}")
+            typer.echo(f"  game {g.id} (deal {g.deal}, seating {g.seating}): "
+                       f"{printable(s['bot'])} {printable(f['kind'])} {where}: {message}")
     if games:
         typer.echo("")
         typer.echo(f"{'game':>6}  {'deal':>4}  {'seating':>7}  seats (score, place)")
         for g in stored:
-            seats = ", ".join(f"{s['bot']} {s['score']} #{s['rank'] + 1}"
-                              f"{' (' + s['fault']['kind'] + ')' if s['fault'] else ''}"
-                              for s in g.seats)
+            seats = printable(", ".join(f"{s['bot']} {s['score']} #{s['rank'] + 1}"
+                                        f"{' (' + s['fault']['kind'] + ')' if s['fault'] else ''}"
+                                        for s in g.seats))
             typer.echo(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  {seats}")
+
+
+def _message(text: str, full: bool) -> str:
+    """A stored fault or void message for a listing: its last line (cut to 160 characters),
+    or with `full` every line, the later ones indented; either way nothing in it acts on the
+    terminal (a bot chooses its own error messages, and could otherwise forge lines)."""
+    lines = text.strip().splitlines() or [""]
+    if not full:
+        return printable(lines[-1][:160])
+    return "\n    ".join(printable(line) for line in lines)
