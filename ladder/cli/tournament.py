@@ -287,11 +287,14 @@ def resume(
 
 def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
           out_fmt: Format) -> None:
+    from ladder.roster import runs_code
     from ladder.runner import play_run
 
+    # the user who started a run with bots of their own code vouches for them on its resume
+    trust = any(runs_code(s) for _, s in store.run(run_id).spec.bots)
     report = play_run(store, run_id, backend, progress=progress)
     db_arg = f" --db {shlex.quote(str(store.path.resolve()))}"
-    resume = f"tianti tournament resume {run_id}{db_arg}"
+    resume = f"tianti tournament resume {run_id}{db_arg}{' --trust' if trust else ''}"
     if out_fmt is not Format.table:
         _emit_summary(store, run_id, report, out_fmt)
     else:
@@ -455,7 +458,7 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     for r in runs:
         bots = printable(", ".join(n for n, _ in r.spec.bots))
         label = f" [{printable(r.label)}]" if r.label else ""
-        typer.echo(f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
+        typer.echo(f"{r.id:>4}  {printable(r.status):<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
                    f"{printable(r.created_at[:19].replace('T', ' ')):<19}  {printable(r.spec.game)} "
                    f"{r.spec.players}p: {bots}{label}")
 
@@ -515,7 +518,7 @@ def show(
     opts = ", ".join(f"{k}={v}" for k, v in spec.options.items())
     typer.echo(printable(f"game      {spec.game} ({opts})"))
     typer.echo(printable(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots)))
-    typer.echo(f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
+    typer.echo(f"plan      {spec.deals} deals, seatings by {printable(spec.seatings)}, seed {spec.seed}, "
                f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
     typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
                + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
