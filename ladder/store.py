@@ -523,7 +523,8 @@ class Store:
         c = self.conn
         problems = [r[0] for r in c.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
-            raise StoreError(f"the store {self.path} is damaged ({'; '.join(problems)[:200]}); "
+            raise StoreError(f"the store {self.path} is damaged "
+                             f"({printable('; '.join(map(str, problems)), 200)}); "
                              f"recover what is left with `sqlite3 {self.path} .recover`")
         for table, columns in _COLUMNS.items():
             have = tuple(r[1] for r in c.execute(f"PRAGMA table_info({table})"))
@@ -743,6 +744,8 @@ class Store:
         done, errors, last_game = self.conn.execute(
             "SELECT COUNT(DISTINCT g.id), COUNT(s.fault_kind), MAX(g.finished_at) FROM games g"
             " LEFT JOIN seats s ON s.game_id = g.id WHERE g.run_id = ?", (rid,)).fetchone()
+        if not isinstance(last_game, (str, type(None))):
+            raise self.damaged(f"a game of run {rid} has a malformed finished_at")
         updated = max(updated, last_game or "")
         if (status == "running" and host == socket.gethostname() and pid is not None
                 and not _pid_alive(pid)):
@@ -846,6 +849,9 @@ class Store:
                     " fault_move, fault, moves, think_seconds, max_move_seconds FROM seats"
                     f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids):
                 self._row(s, "iissiiiSISinn", f"seat {s[1]} of game {s[0]}")
+                if s[7] is not None and (s[8] is None or s[9] is None):
+                    raise self.damaged(f"seat {s[1]} of game {s[0]} has a fault without its "
+                                       f"move or message")
                 seats[s[0]].append({
                     "seat": s[1], "bot": s[2], "spec": s[3], "score": s[4], "rank": s[5],
                     "game_rank": s[6],

@@ -100,6 +100,13 @@ CASES = {
         "UPDATE seats SET fault_kind = 'error', fault = 'x', fault_move = 'early'"
         " WHERE game_id = 1 AND seat = 0", (),
         [("tournament", "show", 1), ("replay", 1, 1)], "seat 0 of game 1"),
+    "a fault without its message": (
+        "UPDATE seats SET fault_kind = 'error' WHERE game_id = 2 AND seat = 0", (),
+        [("tournament", "show", 1, "--errors"), ("replay", 1, 2)],
+        "seat 0 of game 2 has a fault without its move or message"),
+    "bytes as a game's finish time": (
+        "UPDATE games SET finished_at = X'00ff' WHERE id = 2", (),
+        [("tournament", "list"), ("tournament", "show", 1)], "finished_at"),
 }
 
 
