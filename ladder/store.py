@@ -558,7 +558,7 @@ class Store:
     def damaged(self, what: str) -> StoreError:
         """The error for a row whose values are not what tianti writes (a crafted or damaged
         store): one line naming the store and the row."""
-        return StoreError(f"the store {self.path} is damaged: {what}")
+        return StoreError(f"the store {self.path} is damaged: {printable(what, 300)}")
 
     def _actions(self, text: Any, column: str, row: int) -> list[int]:
         """A game's `actions` column: a JSON list of action numbers."""
