@@ -338,7 +338,8 @@ class PlaySession:
         except IsADirectoryError:
             raise PlayError(f"{p} is a folder, not a saved game") from None
         except RecursionError:
-            raise PlayError(f"{p} is not a saved tianti game: its JSON is nested too deep") from None
+            raise PlayError(f"{p} is not a saved tianti game: its JSON is nested too "
+                            f"deep") from None
         except (OSError, ValueError) as e:
             raise PlayError(f"{p} is not a saved tianti game: {printable(e, 120)}") from None
         if len(raw) > MAX_SAVE_BYTES:
@@ -383,8 +384,9 @@ class PlaySession:
         session = PlaySession(state, seat, specs, hint)
         untrusted = session.untrusted_specs()
         if untrusted and not trust:
-            raise PlayError(f"{p} names bots that run code ({printable(', '.join(untrusted), 160)}); "
-                            "load it with --trust only if you trust the file")
+            shown = printable(", ".join(untrusted), 160)
+            raise PlayError(f"{p} names bots that run code ({shown}); load it with --trust "
+                            "only if you trust the file")
         history = state.history()
         moves = len(record["actions"]) if isinstance(record.get("actions"), list) else len(history)
         if not all(0 <= d < moves for d in decisions):

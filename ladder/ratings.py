@@ -429,9 +429,12 @@ def _ranked_games(store: Store, where: str, params: tuple[Any, ...]) -> list[Gam
     rows = store.conn.execute(
         "SELECT g.id, g.pool, g.players, s.bot, s.rank FROM games g JOIN seats s"
         f" ON s.game_id = g.id WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
-    return [GameRow(gid, "", seats[0][2], {}, seats[0][1], None,
-                    [(s[3], s[4], 0, False) for s in seats])
-            for gid, seats in ((k, list(v)) for k, v in itertools.groupby(rows, key=lambda r: r[0]))]
+    out = []
+    for gid, group in itertools.groupby(rows, key=lambda r: r[0]):
+        seats = list(group)
+        out.append(GameRow(gid, "", seats[0][2], {}, seats[0][1], None,
+                           [(s[3], s[4], 0, False) for s in seats]))
+    return out
 
 
 def _cached(store: Store, key: str) -> dict[str, tuple[float, float]]:

@@ -112,7 +112,8 @@ def show(
         win = "goal" if p.solo_goal else "wins"
         header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", win, f"{win} % (95%)",
                   "mean place", "errors", "mean score"]
-        rows = [[str(r.rank), printable(r.bot), _num(r.mu, 2), _num(r.sigma, 2), _num(r.conservative, 2),
+        rows = [[str(r.rank), printable(r.bot), _num(r.mu, 2), _num(r.sigma, 2),
+                 _num(r.conservative, 2),
                  str(r.games), str(r.wins),
                  f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
                  f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),

@@ -458,8 +458,9 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     for r in runs:
         bots = printable(", ".join(n for n, _ in r.spec.bots))
         label = f" [{printable(r.label)}]" if r.label else ""
-        typer.echo(f"{r.id:>4}  {printable(r.status):<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
-                   f"{printable(r.created_at[:19].replace('T', ' ')):<19}  {printable(r.spec.game)} "
+        created = printable(r.created_at[:19].replace('T', ' '))
+        typer.echo(f"{r.id:>4}  {printable(r.status):<11}  {f'{r.done}/{r.planned}':>13}  "
+                   f"{r.errors:>6}  {created:<19}  {printable(r.spec.game)} "
                    f"{r.spec.players}p: {bots}{label}")
 
 
@@ -518,7 +519,8 @@ def show(
     opts = ", ".join(f"{k}={v}" for k, v in spec.options.items())
     typer.echo(printable(f"game      {spec.game} ({opts})"))
     typer.echo(printable(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots)))
-    typer.echo(f"plan      {spec.deals} deals, seatings by {printable(spec.seatings)}, seed {spec.seed}, "
+    typer.echo(f"plan      {spec.deals} deals, seatings by {printable(spec.seatings)}, "
+               f"seed {spec.seed}, "
                f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
     typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
                + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"

@@ -111,3 +111,17 @@ def test_a_second_run_in_the_pool_keeps_its_own_ladder(tmp_path: Path) -> None:
         (pool,) = ladder(store)
     assert second["ladder"] == own.to_dict()
     assert all(r.games == 36 for r in pool.rows) and pool.to_dict() == _full(db)[0]
+
+
+def test_a_store_without_the_cache_shows_the_same_ladder(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only store (or an old schema) rates in memory: the same rows as the cache's."""
+    db = tmp_path / "ro.db"
+    _run(db, deals=3)
+    _run(db, deals=2, seed=9)
+    cached = _show(db)
+    monkeypatch.setattr(ratings, "can_cache", lambda store: False)
+    with Store(db, create=False, write=False) as store:
+        assert [p.to_dict() for p in ladder(store)] == cached == _full(db)
+        (run2,) = ladder(store, run=2)
+        assert run2.to_dict() == _ladder_of_games(store, None, None, None, 2)[0].to_dict()
