@@ -242,8 +242,10 @@ def resume(
 ) -> None:
     """Play the games a stopped or interrupted run still lacks (and only those).
 
-    A store is data: a bot of the run that runs code of its own (python: or exec:) is made
-    only when named again with --bot NAME=SPEC, as when the run was started, or with --trust.
+    A store is data: a bot of the run that runs code of its own (python:, exec:)
+    is made only when named again with --bot NAME=SPEC (as when the run was
+    started) or with --trust.
+
     A run with a sequential test goes on until the test decides; one that has decided is
     complete. Ends with the same summary as `tournament run`."""
     from ladder.backends import make_backend
