@@ -19,7 +19,7 @@ from typing import Any, Callable
 from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
-from engine.core.text import printable
+from engine.core.text import printable, unsafe_characters
 from engine.registry import load_game
 from ladder.hints import Hint, meaning, search_config, thinking
 from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
@@ -96,6 +96,11 @@ class PlaySession:
             opponents = opponents * (n - 1)
         if len(opponents) != n - 1:
             raise PlayError(f"{len(opponents)} opponents given for {n - 1} other seats")
+        for spec in [*opponents, hint_spec]:
+            bad = unsafe_characters(spec)
+            if bad:  # the specs are shown as the bots' names
+                raise PlayError(f"the bot spec {printable(spec, 60)!r} holds control "
+                                f"characters ({' '.join(bad)}): they are not allowed")
         specs = list(opponents)
         specs.insert(seat, HUMAN)
         session = PlaySession(g.new_initial_state(seed), seat, specs, hint_spec)

@@ -269,6 +269,11 @@ def test_control_characters_are_refused_at_input(args: tuple, fragment: str,
     assert not db.exists()
 
 
+def test_play_refuses_a_spec_with_control_characters() -> None:
+    one_line_error(tianti("play", "-p", 2, "--opponent", "random\nP1 (strong): resigns"),
+                   "holds control characters (\\n)")
+
+
 def test_a_bots_file_spec_with_a_newline_is_refused(tmp_path: Path) -> None:
     bots = tmp_path / "bots.toml"
     bots.write_text('[bots]\nr = "random"\nx = "random\\nrun 2 finished"\n')
