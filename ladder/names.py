@@ -10,7 +10,7 @@ every --format json/csv output).
 from __future__ import annotations
 
 from ai.levels import bot_label
-from engine.core.text import clip, display_width
+from engine.core.text import clip, display_width, printable
 
 # The most columns a bot's name takes in a line of prose or a table cell before it is cut.
 NAME_WIDTH = 32
@@ -28,7 +28,7 @@ def display_name(game: str, name: str, spec: str | None = None, width: int = NAM
     `name`) by its level's name when it is a level's bot, every name cut to `width` columns."""
     if spec is None or spec == name:
         name = bot_label(game, name)
-    return short(name, width)
+    return short(printable(name), width)  # a name read from a store may hold anything
 
 
 def seat_name(player: int, name: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import time
@@ -18,6 +19,7 @@ from typing import Any, Callable
 from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
+from engine.core.text import printable, unsafe_characters
 from engine.registry import load_game
 from ladder.hints import Hint, meaning, search_config, thinking
 from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
@@ -27,6 +29,9 @@ from ladder.store import data_dir
 
 SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
+# A save holds one game (a few kilobytes); a file much larger, or endless like /dev/zero, is
+# not one and is not read whole.
+MAX_SAVE_BYTES = 16 << 20
 HUMAN = "human"
 
 # Decisions a player takes several times in a row whose order does not matter (releasing
@@ -43,8 +48,10 @@ class PlayError(TiantiError, ValueError):
 
 
 def is_code_spec(spec: str) -> bool:
-    """Whether a bot spec imports and runs Python code (`python:module:factory`)."""
-    return spec.strip().lower().startswith("python:")
+    """Whether a bot spec runs code of the user's (`python:module:factory`, `exec:COMMAND`)."""
+    from ladder.roster import runs_code
+
+    return runs_code(spec)
 
 
 def saves_dir() -> Path:
@@ -116,6 +123,11 @@ class PlaySession:
             opponents = opponents * (n - 1)
         if len(opponents) != n - 1:
             raise PlayError(f"{len(opponents)} opponents given for {n - 1} other seats")
+        for spec in [*opponents, hint_spec]:
+            bad = unsafe_characters(spec)
+            if bad:  # the specs are shown as the bots' names
+                raise PlayError(f"the bot spec {printable(spec, 60)!r} holds control "
+                                f"characters ({' '.join(bad)}): they are not allowed")
         specs = list(opponents)
         specs.insert(seat, HUMAN)
         session = PlaySession(g.new_initial_state(seed), seat, specs, hint_spec)
@@ -452,8 +464,9 @@ class PlaySession:
         return p
 
     def untrusted_specs(self) -> list[str]:
-        """The bot specs of this game that would import and run Python code (`python:...`):
-        a saved game naming one is only loaded with the person's consent (`--trust`)."""
+        """The bot specs of this game that would run code of the user's (`python:...`,
+        `exec:...`): a saved game naming one is only loaded with the person's consent
+        (`--trust`)."""
         return [s for s in [*self.specs, self.hint_spec] if is_code_spec(s)]
 
     @staticmethod
@@ -464,13 +477,21 @@ class PlaySession:
         not in the working folder is looked for in the saves folder (`find_save`)."""
         p = find_save(path)
         try:
-            data = json.loads(p.read_text())
+            with open(p, "rb") as f:
+                raw = f.read(MAX_SAVE_BYTES + 1)
+            data = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_SAVE_BYTES else None
         except FileNotFoundError:
             raise PlayError(f"no saved game at {p}") from None
         except IsADirectoryError:
             raise PlayError(f"{p} is a folder, not a saved game") from None
+        except RecursionError:
+            raise PlayError(f"{p} is not a saved tianti game: its JSON is nested too "
+                            f"deep") from None
         except (OSError, ValueError) as e:
-            raise PlayError(f"{p} is not a saved tianti game: {e}") from None
+            raise PlayError(f"{p} is not a saved tianti game: {printable(e, 120)}") from None
+        if len(raw) > MAX_SAVE_BYTES:
+            raise PlayError(f"{p} is not a saved tianti game: it is larger than "
+                            f"{MAX_SAVE_BYTES >> 20} MiB")
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise PlayError(f"{p} is not a saved tianti game (format {SAVE_FORMAT!r} expected)")
         missing = [k for k in ("record", "seat", "specs") if k not in data]
@@ -481,17 +502,25 @@ class PlaySession:
         record = data["record"]
         if not isinstance(record, dict):
             raise PlayError(f"{p} does not load: its 'record' is not a game record")
-        try:
-            seat, specs = int(data["seat"]), [str(s) for s in data["specs"]]
-        except (TypeError, ValueError) as e:
-            raise PlayError(f"{p} does not load: a bad 'seat' or 'specs' field ({e})") from None
+        seat, specs, hint = data["seat"], data["specs"], data.get("hint", "strong")
+        if (type(seat) is not int or not isinstance(specs, list)
+                or not all(isinstance(s, str) for s in specs) or not isinstance(hint, str)):
+            raise PlayError(f"{p} does not load: its 'seat' must be a number and its 'specs' "
+                            f"and 'hint' bot specs")
+        decisions, seconds = data.get("decisions", []), data.get("move_seconds") or []
+        if not isinstance(decisions, list) or not all(type(d) is int for d in decisions):
+            raise PlayError(f"{p} does not load: its 'decisions' must be a list of move numbers")
+        if not isinstance(seconds, list) or not all(
+                type(t) in (int, float) and math.isfinite(t) for t in seconds):
+            raise PlayError(f"{p} does not load: its 'move_seconds' must be a list of seconds")
         try:
             state = State.from_record(record)
         except TiantiError as e:
-            raise PlayError(f"{p} does not load: {e}") from None
-        except (KeyError, TypeError, ValueError) as e:
+            raise PlayError(f"{p} does not load: {printable(e, 200)}") from None
+        except (KeyError, TypeError, ValueError, OverflowError, RecursionError) as e:
             what = f"no {e.args[0]!r} field" if isinstance(e, KeyError) else str(e)
-            raise PlayError(f"{p} does not load: its game record is broken ({what})") from None
+            raise PlayError(f"{p} does not load: its game record is broken "
+                            f"({printable(what, 120)})") from None
         n = state.num_players()
         if not 0 <= seat < n:
             raise PlayError(f"{p} does not load: seat {seat} is out of range for a "
@@ -499,14 +528,18 @@ class PlaySession:
         if len(specs) != n or specs[seat] != HUMAN:
             raise PlayError(f"{p} does not load: its {len(specs)} seats do not match the "
                             f"{n}-player game (seat {seat} must be {HUMAN!r})")
-        session = PlaySession(state, seat, specs, str(data.get("hint", "strong")))
+        session = PlaySession(state, seat, specs, hint)
         untrusted = session.untrusted_specs()
         if untrusted and not trust:
-            raise PlayError(f"{p} names bots that run Python code ({', '.join(untrusted)}); "
-                            "load it with --trust only if you trust the file")
-        session.decisions = [int(d) for d in data.get("decisions", [])]
-        seconds = data.get("move_seconds") or []
+            shown = printable(", ".join(untrusted), 160)
+            raise PlayError(f"{p} names bots that run code ({shown}); load it with --trust "
+                            "only if you trust the file")
         history = state.history()
+        moves = len(record["actions"]) if isinstance(record.get("actions"), list) else len(history)
+        if not all(0 <= d < moves for d in decisions):
+            raise PlayError(f"{p} does not load: its 'decisions' name moves the game does not "
+                            f"have (it has {moves})")
+        session.decisions = decisions
         if isinstance(record.get("actions"), list) and len(record["actions"]) != len(history):
             # A record of an older version whose rules took some decisions by themselves: they
             # are in the history now, so the save's move numbers move past them.

@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOptionsOpt, JsonOpt, fail,
                                 open_store, output_format, parse_game_options)
 from engine.core.text import WIDTH, display_width
@@ -114,7 +115,7 @@ def show(
     for i, p in enumerate(pools):
         if i:
             typer.echo("")
-        typer.secho(p.title, bold=True)
+        typer.secho(printable(p.title), bold=True)
         win = "goal" if p.solo_goal else "wins"
         if wide:
             names = [r.bot for r in p.rows]
@@ -251,7 +252,7 @@ def h2h(
         if i:
             typer.echo("")
         if p.players == 1:
-            typer.secho(f"{p.title}: no head to head in one-player games", bold=True)
+            typer.secho(f"{printable(p.title)}: no head to head in one-player games", bold=True)
             continue
         echo_fit(f"{p.title}: % of meetings the row bot finished above the column bot",
                  bold=True)

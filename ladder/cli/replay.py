@@ -7,7 +7,7 @@ import typer
 
 from engine.core.errors import TiantiError
 from engine.core.state import RECORD_VERSION, State, legacy_fill
-from engine.core.text import WIDTH, fit_lines
+from engine.core.text import WIDTH, fit_lines, printable
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
 from ladder.names import display_name, short
 from ladder.narrate import HEADER, Line, narrator_for
@@ -127,7 +127,7 @@ def _go_on() -> bool:
 
 def _last_line(text: str) -> str:
     lines = text.strip().splitlines()
-    return lines[-1] if lines else ""
+    return printable(lines[-1]) if lines else ""
 
 
 def _duration(seconds: float) -> str:

@@ -6,13 +6,15 @@ from typing import Any
 
 import typer
 
-from engine.core.text import WIDTH, display_width, fit_lines
+from engine.core.text import WIDTH, display_width, fit_lines, printable
 from ladder.names import short
 
 
 def echo_fit(text: str, err: bool = False, **style: Any) -> None:
     """Print `text` with every line folded to 80 columns at its spaces (continuation lines
-    indented by two); `style` is typer.secho's (bold=True, fg=...)."""
+    indented by two); `style` is typer.secho's (bold=True, fg=...). Nothing in a line acts on
+    the terminal: names and messages read from a store are shown escaped."""
+    text = "\n".join(printable(line) for line in text.split("\n")) if text else text
     text = fit_lines(text, WIDTH) if text else text
     if style:
         typer.secho(text, err=err, **style)
@@ -32,7 +34,8 @@ def table_lines(header: list[str], rows: list[list[str]], left: set[int],
                 flex: int | None = None, width: int | None = WIDTH, gap: int = 2) -> list[str]:
     """Aligned columns (those in `left` aligned left, the others right). When the table is
     wider than `width`, the cells of column `flex` are cut with "…" until it fits (never
-    below 8 columns); `width` None: never cut."""
+    below 8 columns); `width` None: never cut. Cells are shown escaped (`printable`)."""
+    rows = [[printable(c) for c in r] for r in rows]
     n = len(header)
     widths = [max(display_width(header[i]), *(display_width(r[i]) for r in rows)) if rows
               else display_width(header[i]) for i in range(n)]
@@ -61,8 +64,8 @@ def hang(head: str, pieces: list[str], width: int = WIDTH, indent: int = 10) -> 
     """`head` and then `pieces` (each carrying its own spaces and punctuation) on lines of at
     most `width` columns, the lines after the first starting at column `indent` + 1. A piece
     wider than a line (a file path) is kept whole on a line of its own."""
-    lines, cur = [], head
-    for piece in pieces:
+    lines, cur = [], printable(head)
+    for piece in map(printable, pieces):
         if display_width(cur + piece.rstrip()) > width and cur.strip():
             lines.append(cur.rstrip())
             cur = " " * indent

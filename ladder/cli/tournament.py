@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOpt, JsonOpt,
                                 PlayersOpt, fail, make_game, open_store, output_format,
                                 write_csv)
@@ -144,7 +145,7 @@ def run(
     error bar and the likelihood of superiority. With --sprt it stops as soon as the
     sequential test decides (exit code 0 either way; the verdict is printed and in --json)."""
     from ladder.backends import make_backend
-    from ladder.roster import roster
+    from ladder.roster import check_text, roster
     from ladder.runner import start_run
     from ladder.schedule import TournamentSpec, check, count_seatings
 
@@ -154,6 +155,8 @@ def run(
     _importable_here()
     out_fmt = output_format(fmt, json_out)
     try:
+        if label is not None:
+            check_text(label, "--label")
         g = make_game(game, players, option)
         bots = roster(bot, bots_file, move_timeout or None)
         if not bots:
@@ -234,15 +237,25 @@ def resume(
     force: Annotated[bool, typer.Option("--force", help="resume even if the run looks like it "
                                         "is still being played elsewhere")] = False,
     progress: ProgressOpt = None,
+    bot: Annotated[Optional[list[str]], typer.Option(
+        "--bot", "-b", help="a python: or exec: bot of the run, named again as NAME=SPEC "
+        "(repeatable): the store's word alone does not run code")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="run the python: and exec: bots the store names without naming them "
+        "again")] = False,
     fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play the games a stopped or interrupted run still lacks (and only those).
 
+    A store is data: a bot of the run that runs code of its own (python:, exec:)
+    is made only when named again with --bot NAME=SPEC (as when the run was
+    started) or with --trust.
+
     A run with a sequential test goes on until the test decides; one that has decided is
     complete. Ends with the same summary as `tournament run`."""
     from ladder.backends import make_backend
-    from ladder.roster import roster
+    from ladder.roster import check_trusted, roster
     from ladder.runner import missing_tasks
 
     _importable_here()
@@ -250,9 +263,12 @@ def resume(
     store = open_store(db, write=True)
     try:
         info = store.run(run_id)
-        roster([f"{n}={s}" for n, s in info.spec.bots], None,  # the bots must still build
-               info.spec.move_timeout)
         missing = len(missing_tasks(store, run_id))
+        # a complete run makes no bot; the others are checked (code only with consent) and
+        # must still build, before anything is played
+        check_trusted(list(info.spec.bots), bot, trust or missing == 0, f"run {run_id}")
+        if missing:
+            roster([f"{n}={s}" for n, s in info.spec.bots], None, info.spec.move_timeout)
         if missing == 0:
             status = store.set_status(run_id, "finished")
             if out_fmt is Format.table:
@@ -279,11 +295,14 @@ def resume(
 
 def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
           out_fmt: Format) -> None:
+    from ladder.roster import runs_code
     from ladder.runner import play_run
 
+    # the user who started a run with bots of their own code vouches for them on its resume
+    trust = any(runs_code(s) for _, s in store.run(run_id).spec.bots)
     report = play_run(store, run_id, backend, progress=progress)
     db_arg = f" --db {shlex.quote(str(store.path.resolve()))}"
-    resume = f"tianti tournament resume {run_id}{db_arg}"
+    resume = f"tianti tournament resume {run_id}{db_arg}{' --trust' if trust else ''}"
     if out_fmt is not Format.table:
         _emit_summary(store, run_id, report, out_fmt)
     else:
@@ -549,17 +568,16 @@ def show(
         typer.echo("")
         typer.echo(f"voided games ({len(voided)}):")
         for v in voided:
-            message = v["error"] if errors else v["error"].strip().splitlines()[-1][:160]
-            echo_fit(f"  deal {v['deal']}, seating {v['seating']}: {message}")
+            echo_fit(f"  deal {v['deal']}, seating {v['seating']}: {_message(v['error'], errors)}")
     if faults:
         typer.echo("")
         typer.echo(f"faults ({len(faults)}):")
         for g, s in faults:
             f = s["fault"]
-            message = f["message"] if errors else f["message"].strip().splitlines()[-1][:160]
+            message = _message(f["message"], errors)
             where = "before its first move" if f["move"] < 0 else f"at decision {f['move']}"
             echo_fit(f"  game {g.id} (deal {g.deal}, seating {g.seating}): "
-                     f"{display_name(spec.game, s['bot'], s['spec'])} {f['kind']} {where}: "
+                     f"{display_name(spec.game, s['bot'], s['spec'])} {printable(f['kind'])} {where}: "
                      f"{message}")
     if games:
         typer.echo("")
@@ -570,3 +588,13 @@ def show(
                      for s in g.seats]
             for text in wrap(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  ", seats, WIDTH):
                 typer.echo(text)
+
+
+def _message(text: str, full: bool) -> str:
+    """A stored fault or void message for a listing: its last line (cut to 160 characters),
+    or with `full` every line, the later ones indented; either way nothing in it acts on the
+    terminal (a bot chooses its own error messages, and could otherwise forge lines)."""
+    lines = text.strip().splitlines() or [""]
+    if not full:
+        return printable(lines[-1][:160])
+    return "\n    ".join(printable(line) for line in lines)

@@ -118,12 +118,13 @@ def test_ctrl_c_loses_only_the_games_in_flight_and_resume_completes_the_plan(tmp
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out + err
-    assert f"Resume with: tianti tournament resume 1 --db {db}" in err
+    assert f"Resume with: tianti tournament resume 1 --db {db} --trust" in err
     stored = count_games(db)
     assert 10 <= stored < 120
     with Store(db, create=False) as store:
         assert store.run(1).status == "interrupted"
-    result = cli("tournament", "resume", 1, "--db", db, "--workers", 2, "--no-progress")
+    result = cli("tournament", "resume", 1, "--db", db, "--workers", 2, "--no-progress",
+                 "--trust")
     assert result.exit_code == 0, result.output
     assert f"playing the {120 - stored} missing" in result.output
     _assert_complete(db)
@@ -156,7 +157,8 @@ def test_sigkill_leaves_no_worker_behind_and_resume_completes_the_plan(tmp_path:
     assert 10 <= stored < 120
     listed = cli("tournament", "list", "--db", db)
     assert "stopped" in listed.output
-    result = cli("tournament", "resume", 1, "--db", db, "--workers", 2, "--no-progress")
+    result = cli("tournament", "resume", 1, "--db", db, "--workers", 2, "--no-progress",
+                 "--trust")
     assert result.exit_code == 0, result.output
     _assert_complete(db)
 
