@@ -25,6 +25,30 @@ from engine.dragon.knowledge cimport dragon_move_prior, dragon_evaluate
 
 from engine.dragon import data as _data
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    /* Bit t set when p[t] != 0, for the 15 bytes at p (person types on the display). */
+    static inline unsigned int dr_nonzero15(const unsigned char* p) {
+        unsigned char b[16] = {0};
+        memcpy(b, p, 15);
+    #if defined(__SSE2__)
+        __m128i z = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)b), _mm_setzero_si128());
+        return ~(unsigned int)_mm_movemask_epi8(z) & 0x7FFFu;
+    #else
+        unsigned int m = 0;
+        for (int t = 0; t < 15; t++) m |= (unsigned int)(b[t] != 0) << t;
+        return m;
+    #endif
+    }
+    static inline int dr_ctz(unsigned int x) { return __builtin_ctz(x); }
+    """
+    unsigned int nonzero15 "dr_nonzero15"(const uint8_t* p) noexcept nogil
+    int ctz "dr_ctz"(unsigned int x) noexcept nogil
+
 # ---------------------------------------------------------------------------------------------
 # Tables, filled from data.py at import.
 
@@ -793,24 +817,29 @@ cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* 
 
 
 cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
-    cdef int t, k, n = 0
-    cdef bint any_tile = False
-    for t in range(N_TYPES):
-        if s.display[t] > 0:
-            any_tile = True
-            if (pl.hand >> TYPE_KIND[t]) & 1:
-                out[n] = A_PLAY + t
-                n += 1
-    for k in range(N_KINDS):
-        if (pl.hand >> k) & 1 and s.display[k] == 0 and (k < KIND_PYROTECHNIST or s.display[k + 6] == 0):
-            out[n] = A_PLAY_EMPTY + k
-            n += 1
+    # By bit masks: types on the display, types and kinds of the cards in hand. A type is a kind
+    # (young, bit k) or, for kinds 3..8, its old tile (bit k + 6); so a kind mask becomes a type
+    # mask by (m & 0x1FF) | ((m & 0x1F8) << 6), and back by (m & 0x1FF) | ((m >> 6) & 0x1F8).
+    cdef unsigned int shown = nonzero15(s.display), m
+    cdef unsigned int hand = pl.hand & 0x1FF
+    cdef int n = 0
+    m = shown & (hand | ((hand & 0x1F8) << 6))
+    while m:
+        out[n] = A_PLAY + ctz(m)
+        n += 1
+        m &= m - 1
+    m = hand & ~((shown & 0x1FF) | ((shown >> 6) & 0x1F8))
+    while m:
+        out[n] = A_PLAY_EMPTY + ctz(m)
+        n += 1
+        m &= m - 1
     if pl.wild > 0:
-        for t in range(N_TYPES):
-            if s.display[t] > 0:
-                out[n] = A_WILD + t
-                n += 1
-        if not any_tile:
+        m = shown
+        while m:
+            out[n] = A_WILD + ctz(m)
+            n += 1
+            m &= m - 1
+        if shown == 0:
             out[n] = A_WILD_EMPTY
             n += 1
     return n
