@@ -13,7 +13,7 @@ done only for an event sits behind `if ev:`. Every victory point goes through `a
 emits it.
 """
 
-from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, int64_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8
@@ -57,6 +57,7 @@ cdef uint8_t TYPE_SYM[N_TYPES]
 cdef uint8_t TYPE_VALUE[N_TYPES]
 cdef uint8_t PAIR_A[N_PAIRS]
 cdef uint8_t PAIR_B[N_PAIRS]
+cdef uint16_t PAIR_TYPES[N_PAIRS]   # (1 << PAIR_A) | (1 << PAIR_B): the pair's types as a mask
 cdef uint8_t CARD_BASE[N_CARDS_MAX]
 cdef int8_t CARD_SYM_KIND[N_CARDS_MAX]
 cdef uint8_t GROUP_SIZE[MAX_PLAYERS + 1][2][MAX_PLAYERS]
@@ -87,6 +88,7 @@ def _load_tables() -> None:
     for i, (a, b) in enumerate(d.DRAFT_PAIRS):
         PAIR_A[i] = a
         PAIR_B[i] = b
+        PAIR_TYPES[i] = (1 << a) | (1 << b)
     for i, (name, base) in enumerate(d.CARDS):
         CARD_BASE[i] = base
         CARD_SYM_KIND[i] = -1 if d.CARD_KIND[i] is None else d.CARD_KIND[i]
@@ -259,14 +261,20 @@ cdef inline bint ahead(const DragonStruct* s, int a, int b) noexcept nogil:
 
 
 cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil:
-    cdef int n = s.opt.n_players, i, j, x
+    # Insertion sort on one integer per seat, (track, stamp): x goes before y exactly when
+    # ahead(s, x, y), and ties keep seat order.
+    cdef int n = s.opt.n_players, i, j
+    cdef int64_t key[MAX_PLAYERS]
+    cdef int64_t x
     for i in range(n):
-        x = i
+        key[i] = ((<int64_t>s.p[i].track) << 16) | s.p[i].stamp
+    for i in range(n):
+        x = key[i]
         j = i
-        while j > 0 and ahead(s, x, out[j - 1]):
+        while j > 0 and x > key[out[j - 1]]:
             out[j] = out[j - 1]
             j -= 1
-        out[j] = x
+        out[j] = i
     return n
 
 
@@ -796,10 +804,16 @@ cdef int legal_drought(const DragonStruct* s, const DragonPlayer* pl, int* out) 
 
 cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
     cdef int c, fee, b, n = 0
-    for c in range(CARD_PRIVILEGE):
-        if c < s.n_cards and pl.yuan >= fee_for(s, c):
+    if pl.yuan >= FEE and pl.yuan >= 0:
+        # Every card is affordable, whatever its group's fee (0 or FEE).
+        for c in range(min(s.n_cards, CARD_PRIVILEGE)):
             out[n] = A_CARD + c
             n += 1
+    else:
+        for c in range(CARD_PRIVILEGE):
+            if c < s.n_cards and pl.yuan >= fee_for(s, c):
+                out[n] = A_CARD + c
+                n += 1
     fee = fee_for(s, CARD_PRIVILEGE)
     if pl.yuan >= fee + PRIV_SMALL_COST:
         out[n] = A_PRIV_SMALL
@@ -880,8 +894,9 @@ cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
         out[1] = A_START + 1
         return 2
     if ph == PH_DRAFT:
+        k = nonzero15(s.display)
         for i in range(N_PAIRS):
-            if not (s.pairs_taken >> i) & 1 and s.display[PAIR_A[i]] > 0 and s.display[PAIR_B[i]] > 0:
+            if not (s.pairs_taken >> i) & 1 and (k & PAIR_TYPES[i]) == PAIR_TYPES[i]:
                 out[n] = A_DRAFT + i
                 n += 1
         return n
