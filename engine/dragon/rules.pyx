@@ -45,9 +45,11 @@ cdef extern from *:
     #endif
     }
     static inline int dr_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int dr_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     """
     unsigned int nonzero15 "dr_nonzero15"(const uint8_t* p) noexcept nogil
     int ctz "dr_ctz"(unsigned int x) noexcept nogil
+    int ctz64 "dr_ctz64"(unsigned long long x) noexcept nogil
 
 # ---------------------------------------------------------------------------------------------
 # Tables, filled from data.py at import.
@@ -57,7 +59,8 @@ cdef uint8_t TYPE_SYM[N_TYPES]
 cdef uint8_t TYPE_VALUE[N_TYPES]
 cdef uint8_t PAIR_A[N_PAIRS]
 cdef uint8_t PAIR_B[N_PAIRS]
-cdef uint16_t PAIR_TYPES[N_PAIRS]   # (1 << PAIR_A) | (1 << PAIR_B): the pair's types as a mask
+cdef uint64_t PAIRS_WITH[N_TYPES]   # bit i: draft pair i includes that type
+cdef unsigned int PAIRED_TYPES = 0  # the types that occur in draft pairs
 cdef uint8_t CARD_BASE[N_CARDS_MAX]
 cdef int8_t CARD_SYM_KIND[N_CARDS_MAX]
 cdef uint8_t GROUP_SIZE[MAX_PLAYERS + 1][2][MAX_PLAYERS]
@@ -73,6 +76,7 @@ def _load_tables() -> None:
     """Copy data.py into the C tables (and check it matches the enums of state.pxd)."""
     global START_YUAN, START_FLOORS, N_START_PALACES, WILDCARDS, FEE, TOPUP_TO, PRIV_SMALL_COST
     global TRIBUTE, CONTAGION, FESTIVAL_FIRST, FESTIVAL_SECOND, WALL_STEPS, WALL_YUAN, WALL_VP
+    global PAIRED_TYPES
     global QUAKE_FLOORS, TORNADO_CARDS, SUPER_MONTH, VP_PER_PERSON, SALE_PRICE, YUAN_PER_VP
     d = _data
     assert len(d.KINDS) == N_KINDS and len(d.TYPES) == N_TYPES
@@ -85,10 +89,15 @@ def _load_tables() -> None:
         TYPE_VALUE[i] = t.value
         # The type numbering of state.pxd: young kind k = k, old kind k = k + 6.
         assert i == (t.kind + 6 if t.old else t.kind)
+    PAIRED_TYPES = 0
+    for i in range(N_TYPES):
+        PAIRS_WITH[i] = 0
     for i, (a, b) in enumerate(d.DRAFT_PAIRS):
         PAIR_A[i] = a
         PAIR_B[i] = b
-        PAIR_TYPES[i] = (1 << a) | (1 << b)
+        PAIRS_WITH[a] |= (<uint64_t>1) << i
+        PAIRS_WITH[b] |= (<uint64_t>1) << i
+        PAIRED_TYPES |= (1u << a) | (1u << b)
     for i, (name, base) in enumerate(d.CARDS):
         CARD_BASE[i] = base
         CARD_SYM_KIND[i] = -1 if d.CARD_KIND[i] is None else d.CARD_KIND[i]
@@ -862,6 +871,7 @@ cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* 
 cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
     cdef const DragonPlayer* pl = &s.p[s.cur]
     cdef int ph = s.phase, i, p, k, n = 0
+    cdef uint64_t pairs
     if ph == PH_ACTION:
         return legal_action_phase(s, pl, out)
     if ph == PH_PERSON:
@@ -894,11 +904,16 @@ cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
         out[1] = A_START + 1
         return 2
     if ph == PH_DRAFT:
-        k = nonzero15(s.display)
-        for i in range(N_PAIRS):
-            if not (s.pairs_taken >> i) & 1 and (k & PAIR_TYPES[i]) == PAIR_TYPES[i]:
-                out[n] = A_DRAFT + i
-                n += 1
+        # The pairs not taken, less those with a type gone from the display.
+        pairs = ~s.pairs_taken & ((<uint64_t>1 << N_PAIRS) - 1)
+        k = ~nonzero15(s.display) & PAIRED_TYPES
+        while k:
+            pairs &= ~PAIRS_WITH[ctz(k)]
+            k &= k - 1
+        while pairs:
+            out[n] = A_DRAFT + ctz64(pairs)
+            n += 1
+            pairs &= pairs - 1
         return n
     if ph == PH_QUAKE:
         if s.release_palace != NONE8:
@@ -1224,53 +1239,78 @@ cdef void apply_start(DragonStruct* s, int together) noexcept nogil:
         start_month(s, ev_sink() != NULL)
 
 
+cdef void apply_build_at(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_build(s, pl, a - A_BUILD)
+
+
+cdef void apply_draft_pair(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_draft(s, a - A_DRAFT)
+
+
+cdef void apply_start_pair(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_start(s, a - A_START)
+
+
+cdef void apply_flood(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    if a == A_FLOOD:
+        pl.yuan -= 1
+    elif a == A_FLOOD + 1:
+        pl.rice -= 1
+    else:
+        pl.fireworks -= 1
+    s.last_choice = <int16_t>(a - A_FLOOD)
+    s.todo -= 1
+    if s.todo == 0:
+        next_turn(s)
+
+
+cdef void apply_tornado(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    if a == A_TORNADO + N_KINDS:
+        pl.wild -= 1
+    else:
+        pl.hand &= ~(1 << (a - A_TORNADO))
+    s.last_choice = <int16_t>(a - A_TORNADO)
+    s.todo -= 1
+    if s.todo == 0:
+        next_turn(s)
+
+
+cdef void apply_sunrise(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    s.sunrise_taken |= 1 << (a - A_SUNRISE)
+    s.display[a - A_SUNRISE] -= 1
+    s.pending_type = <uint8_t>(a - A_SUNRISE)
+    s.resume = PH_SUNRISE
+    s.phase = PH_PLACE
+
+
+cdef void apply_contract_kind(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_contract(s, pl, a - A_CONTRACT)
+
+
+ctypedef void (*ApplyFn)(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil
+
+# The decision of each phase (NULL: none). Called through this table, the phases' code stays in
+# functions of their own instead of one large dragon_apply, whose entry and exit (saving and
+# restoring registers for the largest phase) every decision would pay.
+cdef ApplyFn APPLY[16]
+APPLY[PH_ACTION] = apply_card
+APPLY[PH_PERSON] = apply_person_card
+APPLY[PH_PLACE] = apply_place
+APPLY[PH_BUILD] = apply_build_at
+APPLY[PH_RELEASE] = apply_release
+APPLY[PH_DRAFT] = apply_draft_pair
+APPLY[PH_START] = apply_start_pair
+APPLY[PH_QUAKE] = apply_quake
+APPLY[PH_FLOOD] = apply_flood
+APPLY[PH_TORNADO] = apply_tornado
+APPLY[PH_SUNRISE] = apply_sunrise
+APPLY[PH_CONTRACT] = apply_contract_kind
+
+
 cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
-    cdef DragonPlayer* pl = &s.p[s.cur]
     cdef int ph = s.phase
-    if ph == PH_ACTION:
-        apply_card(s, pl, a)
-    elif ph == PH_PERSON:
-        apply_person_card(s, pl, a)
-    elif ph == PH_PLACE:
-        apply_place(s, pl, a)
-    elif ph == PH_BUILD:
-        apply_build(s, pl, a - A_BUILD)
-    elif ph == PH_RELEASE:
-        apply_release(s, pl, a)
-    elif ph == PH_DRAFT:
-        apply_draft(s, a - A_DRAFT)
-    elif ph == PH_START:
-        apply_start(s, a - A_START)
-    elif ph == PH_QUAKE:
-        apply_quake(s, pl, a)
-    elif ph == PH_FLOOD:
-        if a == A_FLOOD:
-            pl.yuan -= 1
-        elif a == A_FLOOD + 1:
-            pl.rice -= 1
-        else:
-            pl.fireworks -= 1
-        s.last_choice = <int16_t>(a - A_FLOOD)
-        s.todo -= 1
-        if s.todo == 0:
-            next_turn(s)
-    elif ph == PH_TORNADO:
-        if a == A_TORNADO + N_KINDS:
-            pl.wild -= 1
-        else:
-            pl.hand &= ~(1 << (a - A_TORNADO))
-        s.last_choice = <int16_t>(a - A_TORNADO)
-        s.todo -= 1
-        if s.todo == 0:
-            next_turn(s)
-    elif ph == PH_SUNRISE:
-        s.sunrise_taken |= 1 << (a - A_SUNRISE)
-        s.display[a - A_SUNRISE] -= 1
-        s.pending_type = <uint8_t>(a - A_SUNRISE)
-        s.resume = PH_SUNRISE
-        s.phase = PH_PLACE
-    elif ph == PH_CONTRACT:
-        apply_contract(s, pl, a - A_CONTRACT)
+    if ph < 16 and APPLY[ph] != NULL:
+        APPLY[ph](s, &s.p[s.cur], a)
 
 # ---------------------------------------------------------------------------------------------
 # Entry points for tests that build positions by hand (DragonState._debug_*).
