@@ -29,6 +29,14 @@ SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
 HUMAN = "human"
 
+# Decisions a player takes several times in a row whose order does not matter (releasing
+# persons, discarding to a flood or a tornado), by game and snapshot phase. The engines accept
+# them in one canonical order only (so that each set is one line of play); the person picks
+# them in any order instead, and the session plays the chosen set in the engine's order.
+ORDERLESS: dict[str, tuple[str, ...]] = {"dragon": ("release", "flood", "tornado")}
+# More sets than this (never seen in play): the engine's one-at-a-time choices are shown.
+MAX_SETS = 5000
+
 
 class PlayError(TiantiError, ValueError):
     """A save file that cannot be used, or a bad choice at a prompt."""
@@ -39,9 +47,24 @@ def is_code_spec(spec: str) -> bool:
     return spec.strip().lower().startswith("python:")
 
 
+def saves_dir() -> Path:
+    """The folder of the games `tianti play` saves by default."""
+    return data_dir() / "saves"
+
+
 def default_save_path(game: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / "saves" / f"{game}-{stamp}.json"
+    return saves_dir() / f"{game}-{stamp}.json"
+
+
+def find_save(path: str | os.PathLike[str]) -> Path:
+    """The saved game `path` names: the file, or a bare file name that is not in the working
+    folder but in the saves folder (so that `--load dragon-20261204-213209.json` resumes the
+    game the resume hint names)."""
+    p = Path(path).expanduser()
+    if not p.exists() and len(p.parts) == 1 and (saves_dir() / p).exists():
+        return saves_dir() / p
+    return p
 
 
 @dataclass
@@ -76,6 +99,9 @@ class PlaySession:
     bots: dict[int, Bot] = field(default_factory=dict)
     resample_rng: random.Random = field(default_factory=lambda: random.Random(0))
     narrator: Narrator | None = None
+    # The person's picks of an orderless decision (see ORDERLESS), not yet played.
+    picks: list[int] = field(default_factory=list)
+    _sets_at: tuple[bytes, dict[tuple[int, ...], list[int]] | None] | None = None
 
     @staticmethod
     def new(game: str, options: dict[str, Any], seat: int, opponents: list[str],
@@ -155,9 +181,57 @@ class PlaySession:
         self.state.apply_action(action)
         self.log.append(LoggedMove(len(self.log), player, text, seconds))
 
+    def orderless_sets(self) -> dict[tuple[int, ...], list[int]] | None:
+        """At an orderless decision of the person (ORDERLESS) taken more than once in a row:
+        every set of actions the person can end it with (sorted), each with the engine's
+        order of playing it; None at any other decision."""
+        at = self.state.raw_bytes()  # the exact state (an undo may come back to its number)
+        if self._sets_at is not None and self._sets_at[0] == at:
+            return self._sets_at[1]
+        sets: dict[tuple[int, ...], list[int]] | None = None
+        phases = ORDERLESS.get(self.state.game.name, ())
+        if self.my_turn and phases and self.state.snapshot()["phase"] in phases:
+            sets = {}
+            phase = self.state.snapshot()["phase"]
+
+            def walk(state: State, line: list[int]) -> bool:
+                for a in state.legal_actions():
+                    nxt = state.clone()
+                    nxt.apply_action(a)
+                    if (nxt.is_terminal() or nxt.current_player() != self.seat
+                            or nxt.snapshot()["phase"] != phase):
+                        sets.setdefault(tuple(sorted(line + [a])), line + [a])
+                        if len(sets) > MAX_SETS:
+                            return False
+                    elif not walk(nxt, line + [a]):
+                        return False
+                return True
+
+            if not walk(self.state, []) or max(map(len, sets), default=0) < 2:
+                sets = None
+        self._sets_at = (at, sets)
+        return sets
+
     def choices(self) -> list[Choice]:
-        return [Choice(i + 1, a, self.state.action_to_string(a))
-                for i, a in enumerate(self.state.legal_actions())]
+        """The choices shown at the person's prompt: the legal actions, or at an orderless
+        decision (see ORDERLESS) every action that can still be picked, in any order."""
+        sets = self.orderless_sets()
+        if sets is None:
+            actions = self.state.legal_actions()
+        else:
+            fits = [s for s in sets if _contains(s, self.picks)]
+            if len(fits) == 1:  # one way to end it: nothing left to choose
+                actions = [_minus(fits[0], self.picks)[0]]
+            else:
+                actions = sorted({a for s in fits for a in _minus(s, self.picks)})
+        return [Choice(i + 1, a, self.state.action_to_string(a)) for i, a in enumerate(actions)]
+
+    def picks_needed(self) -> int:
+        """How many picks the orderless decision under way takes in all (0: none under way)."""
+        sets = self.orderless_sets()
+        if not sets:
+            return 0
+        return min(len(s) for s in sets if _contains(s, self.picks))
 
     def resolve(self, text: str) -> int:
         """A choice typed at the prompt: its number, its name, or an unambiguous prefix."""
@@ -168,21 +242,68 @@ class PlaySession:
             if 1 <= k <= len(choices):
                 return choices[k - 1].action
             raise PlayError(f"there is no choice {k}: pick 1 to {len(choices)}")
-        try:
-            return self.state.string_to_action(t)
-        except IllegalActionError as e:
-            raise PlayError(str(e)) from None
+        if self.orderless_sets() is None:
+            try:
+                return self.state.string_to_action(t)
+            except IllegalActionError as e:
+                raise PlayError(str(e)) from None
+        names = {c.action: c.text.lower() for c in choices}
+        exact = [a for a, n in names.items() if n == t.lower()]
+        found = exact or [a for a, n in names.items() if n.startswith(t.lower())]
+        if len(found) == 1:
+            return found[0]
+        listing = "; ".join(c.text for c in choices if not found or c.action in found)
+        raise PlayError(f"{t!r} is ambiguous: {listing}" if found
+                        else f"no choice is called {t!r}; choices: {listing}")
 
-    def choose(self, action: int) -> None:
-        """The person plays `action` (legal, at their turn)."""
+    def choose(self, action: int) -> list[LoggedMove]:
+        """The person plays `action` (legal, at their turn); returns the moves played. At an
+        orderless decision the action is a pick, kept until the set is complete and then
+        played in the engine's order (the moves returned); until then nothing is played."""
         if not self.my_turn:
             raise PlayError("it is not your turn")
+        sets = self.orderless_sets()
+        if sets is not None:
+            if action not in {c.action for c in self.choices()}:
+                raise PlayError(f"{self.state.action_to_string(action)!r} cannot be picked now")
+            self.picks.append(action)
+            done = tuple(sorted(self.picks))
+            if done not in sets:
+                return []
+            line, self.picks = sets[done], []
+        else:
+            line = [action]
+        start = len(self.log)
+        self.decisions.append(self.state.move_number())
+        for a in line:
+            self._play(self.seat, a, 0.0)
+        return self.log[start:]
+
+    def play(self, action: int) -> list[LoggedMove]:
+        """The person's seat plays one engine action as it stands (legal at their turn), the
+        way a bot's answer is played: no picks are collected, an orderless decision goes on
+        one engine decision at a time. Returns the moves played."""
+        if not self.my_turn:
+            raise PlayError("it is not your turn")
+        if not self.state.is_legal(action):
+            raise PlayError(f"action {action} is not legal now")
+        self.picks = []
+        start = len(self.log)
         self.decisions.append(self.state.move_number())
         self._play(self.seat, action, 0.0)
+        return self.log[start:]
+
+    def unpick(self) -> bool:
+        """Take back the last pick of an orderless decision; False if there is none."""
+        if not self.picks:
+            return False
+        self.picks.pop()
+        return True
 
     def undo(self) -> bool:
         """Back to the person's previous decision (bots' moves after it are replayed anew when
         the game continues). False if there is none."""
+        self.picks = []
         if not self.decisions:
             return False
         target = self.decisions.pop()
@@ -200,6 +321,9 @@ class PlaySession:
         """The hint bot's choice here, with its estimate for the `top` moves it searched most
         and what that estimate means (`Hint.lines()` words it). The bot is given a view of the
         person's seat, never the session's state."""
+        if self.picks:
+            raise PlayError("a hint is for the whole choice: 'undo' takes back your picks so "
+                            "far, then ask again")
         bot = make_bot(self.hint_spec)
         view = self.state.resample_from_infostate(self.seat, self.resample_rng.randrange(1 << 62))
         numbers = {c.action: c.number for c in self.choices()}
@@ -221,13 +345,13 @@ class PlaySession:
 
     # -- narration ------------------------------------------------------------------------------
 
-    def _narrator(self) -> Narrator:
-        """The narrator, fed every step so far (silently) when it is first needed or after an
-        undo, so that it knows the month or round."""
+    def _narrator(self, upto: int | None = None) -> Narrator:
+        """The narrator, fed every step before move `upto` (default: so far) silently when it
+        is first needed or after an undo, so that it knows the month or round."""
         if self.narrator is None:
             self.narrator = narrator_for(self.state.game.name)
             self.narrator.setup(seen_events(self.state, -1, self.seat))
-            for i in range(self.state.move_number()):
+            for i in range(self.state.move_number() if upto is None else upto):
                 self.narrator.step(seen_events(self.state, i, self.seat))
         return self.narrator
 
@@ -246,6 +370,17 @@ class PlaySession:
         if self.state.move_number() == 0:
             return []
         return narrator.step(seen_events(self.state, self.state.move_number() - 1, self.seat))
+
+    def narrate_moves(self, moves: list[LoggedMove]) -> list[Line]:
+        """The person's moves `moves` (the last ones played, as `choose` returns them), each
+        followed by the automatic steps after it."""
+        first = self.state.move_number() - len(moves)
+        narrator = self._narrator(first)
+        lines: list[Line] = []
+        for i, m in enumerate(moves):
+            lines.append(Line("move", f"you: {m.text}"))
+            lines += narrator.step(seen_events(self.state, first + i, self.seat))
+        return lines
 
     def bot_name(self, player: int) -> str:
         """The name of the bot at seat `player` on screen: "strong", "level 3 (search 30)"
@@ -325,8 +460,9 @@ class PlaySession:
     def load(path: str | os.PathLike[str], trust: bool = False) -> "PlaySession":
         """The game saved at `path`, checked: a clear PlayError for a file that is not a save,
         a missing or malformed field, unknown game options, a seat out of range, or (without
-        `trust`) a bot spec that would run Python code named in the file."""
-        p = Path(path).expanduser()
+        `trust`) a bot spec that would run Python code named in the file. A bare file name
+        not in the working folder is looked for in the saves folder (`find_save`)."""
+        p = find_save(path)
         try:
             data = json.loads(p.read_text())
         except FileNotFoundError:
@@ -386,6 +522,24 @@ class PlaySession:
             replay.apply_action(a)
         session._make_bots()
         return session
+
+
+def _contains(whole: tuple[int, ...], part: list[int]) -> bool:
+    """Whether the multiset `part` is within the multiset `whole`."""
+    rest = list(whole)
+    for a in part:
+        if a not in rest:
+            return False
+        rest.remove(a)
+    return True
+
+
+def _minus(whole: tuple[int, ...], part: list[int]) -> list[int]:
+    """The multiset `whole` without `part` (which it contains)."""
+    rest = list(whole)
+    for a in part:
+        rest.remove(a)
+    return rest
 
 
 def _old_moves(old: list[int], history: list[int]) -> list[int]:

@@ -197,15 +197,14 @@ RULE_NEUTRAL_OPTIONS: dict[str, frozenset[str]] = {}
 
 def goal_reached(game: str, options: dict[str, Any], seed: int, actions: list[int]) -> bool | None:
     """Whether a finished one-player game reached its goal (None for a game without one): the
-    game is replayed from its record and asked."""
-    from engine.registry import load_game
+    game is replayed from its record, under the rules of the record version its options say
+    it was kept under (engine.core.state.stored_record), and asked."""
+    from engine.core.state import State, stored_record
 
-    state = load_game(game, **options).new_initial_state(seed)
+    state = State.from_record(stored_record(game, dict(options), seed, list(actions)))
     ask = getattr(state, "goal_reached", None)
     if ask is None or state.num_players() != 1:
         return None
-    for a in actions:
-        state.apply_action(a)
     result = ask()
     return None if result is None else bool(result)
 

@@ -181,6 +181,8 @@ def export(
     store = open_store(db)
     try:
         wanted = _filters(option, game)
+        if run is not None:
+            store.run(run)  # a run that does not exist is an error, not an empty export
     except TiantiError as e:
         raise fail(str(e))
     where, params = ["1"], []
@@ -292,8 +294,8 @@ def plot(
     """Draw each bot's rating history in one pool to an image file.
 
     mu with a band of ± sigma, and the conservative rating dashed. Needs matplotlib:
-    pip install 'tianti[plot]'. The image is --out (-o was its short form before -o meant
-    --option everywhere); -o KEY=VALUE chooses the pool."""
+    pip install 'tianti\\[plot]' (`make test` installs it). The image is --out (-o was its
+    short form before -o meant --option everywhere); -o KEY=VALUE chooses the pool."""
     from ladder.plot import plot_history
     from ladder.ratings import history, ladder
 

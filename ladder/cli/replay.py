@@ -90,8 +90,9 @@ def replay(
             state.apply_action(action)
         except TiantiError as e:
             raise fail(f"the stored game does not replay at decision {i}: {e}")
-        echo_narration([narrator.move(f"P{player} {names[player]}: {text}  "
-                                      f"({_duration(seconds)})")])
+        # A person's moves are not timed (`tianti play` stores 0 s for them).
+        timing = "" if seats[player]["bot"] == HUMAN else f"  ({_duration(seconds)})"
+        echo_narration([narrator.move(f"P{player} {names[player]}: {text}{timing}")])
         if not tell(narrator.step(state.events())):
             return
         if record["version"] < RECORD_VERSION:

@@ -444,12 +444,24 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     for r in runs:
         bots = [display_name(r.spec.game, n, s) for n, s in r.spec.bots]
         label = [f"[{r.label}]"] if r.label else []
-        head = (f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>{games}}  {r.errors:>6}  "
+        head = (f"{r.id:>4}  {_status(store, r):<11}  {f'{r.done}/{r.planned}':>{games}}  {r.errors:>6}  "
                 f"{r.created_at[:16].replace('T', ' '):<16}  {r.spec.game} {r.spec.players}p:")
         # the bots (and label) follow on the line, continued below it when they do not fit
         for line in hang(head, [f" {b}," for b in bots[:-1]] + [f" {b}" for b in bots[-1:]]
                          + [f" {x}" for x in label], indent=6):
             typer.echo(line)
+
+
+def _status(store: Store, info: Any) -> str:
+    """A run's status in `tournament list`: a finished run with a sequential test says its
+    verdict ("accepted H1", "accepted H0", or "no verdict" when every deal was played)."""
+    if info.status != "finished" or info.spec.sprt is None:
+        return info.status
+    from ladder.runner import sprt_tracker
+
+    tracker = sprt_tracker(store, info.id, info.spec)
+    result = tracker.state.result if tracker is not None else None
+    return f"accepted {result}" if result else "no verdict"
 
 
 @app.command()

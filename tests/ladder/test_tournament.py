@@ -180,7 +180,7 @@ def test_two_tournaments_writing_one_store_at_once_both_complete(tmp_path: Path)
     (["-b", "a=random", "-b", "b=genius", "-b", "c=random"],
      "bot 'b': unknown bot 'genius'; known bots:"),
     (["-b", "a=random(sed=1)", "-b", "b=random", "-b", "c=random"],
-     "bot 'a': bot 'random' has no option 'sed'; its options: seed"),
+     "bot 'a': bot 'random' has no option 'sed' (did you mean seed?); its options: seed"),
     (["-b", "a=random(seed=x)", "-b", "b=random", "-b", "c=random"],
      "option 'seed' must be int, got 'x'"),
     (["-b", "a=python:tests.ladder.nowhere:bot", "-b", "b=random", "-b", "c=random"],
