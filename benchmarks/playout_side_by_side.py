@@ -47,6 +47,7 @@ def callgrind(cmd: list[str], env: dict[str, str], toggle: str | None) -> tuple[
 
 
 def mount_tai(base: Path, games: int) -> None:
+    """Instructions per decision of `games` Mount Tai playouts here and in `base`."""
     print(f"Mount Tai, 4 players: {games} seeded random playouts under callgrind")
     rows = []
     for tree in (ROOT, base):
@@ -62,6 +63,7 @@ def mount_tai(base: Path, games: int) -> None:
 
 
 def cython_rate(seconds: float) -> dict:
+    """This tree's 4-player Dragon playouts for `seconds`, in a fresh process: games, CPU time."""
     code = ("import engine, json, time\n"
             "from engine.core.playout import random_playouts\n"
             "t = engine.load_game('dragon', players=4).new_initial_state(0)\n"
@@ -77,6 +79,7 @@ def cython_rate(seconds: float) -> dict:
 
 
 def dragon(c_source: Path, rounds: int, seconds: float, games: int) -> None:
+    """The C reference and this tree's Dragon playouts, alternately, then both under callgrind."""
     with tempfile.TemporaryDirectory() as d:
         native, v3 = Path(d) / "native", Path(d) / "v3"
         for exe, arch in ((native, "native"), (v3, "x86-64-v3")):
@@ -114,6 +117,7 @@ def dragon(c_source: Path, rounds: int, seconds: float, games: int) -> None:
 
 
 def main() -> None:
+    """Parse the options and run the comparisons asked for."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", type=Path, default=Path("/work/wt/base27"),
                     help="a built tree to compare Mount Tai with")

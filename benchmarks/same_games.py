@@ -43,6 +43,7 @@ CONFIGS: list[tuple[str, dict[str, Any], str, int]] = [
 
 
 def _digest(x: Any) -> str:
+    """A short, stable hash of a JSON-able value."""
     return hashlib.sha256(json.dumps(x, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -69,11 +70,13 @@ def run() -> dict[str, Any]:
     for game, players in (("mount-tai", 4), ("mount-tai", 2), ("dragon", 4)):
         template = engine.load_game(game, players=players).new_initial_state(3)
         r = random_playouts(template, games=300, seed=7)
-        out[f"{game} {players} compiled playouts"] = [{"games": r["games"], "decisions": r["decisions"]}]
+        out[f"{game} {players} compiled playouts"] = [{"games": r["games"],
+                                                       "decisions": r["decisions"]}]
     return out
 
 
 def main() -> None:
+    """Play the games; save them and/or compare them with a saved file."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--save", help="write the games to this JSON file")
     ap.add_argument("--compare", help="compare the games with this JSON file")
@@ -90,7 +93,8 @@ def main() -> None:
                for i in range(max(len(before.get(k, [])), len(now.get(k, []))))
                if before.get(k, [])[i:i + 1] != now.get(k, [])[i:i + 1]]
         for k, i in bad[:10]:
-            print(f"DIFFERENT: {k} #{i}: {before.get(k, [])[i:i + 1]} != {now.get(k, [])[i:i + 1]}")
+            print(f"DIFFERENT: {k} #{i}: {before.get(k, [])[i:i + 1]} != "
+                  f"{now.get(k, [])[i:i + 1]}")
         print("identical" if not bad else f"{len(bad)} records differ")
         sys.exit(1 if bad else 0)
 
