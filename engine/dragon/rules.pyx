@@ -376,7 +376,7 @@ cdef void dragon_init(DragonStruct* s, const DragonOptions* o, uint64_t seed) no
 cdef bint begin_turn(DragonStruct* s, int seat) noexcept nogil:
     """Whether `seat` has a decision in the current round's phase (and set it up)."""
     cdef DragonPlayer* pl = &s.p[seat]
-    cdef int k, ph = s.phase
+    cdef int ph = s.phase
     if ph == PH_ACTION:
         return True
     if ph == PH_PERSON:
@@ -399,10 +399,8 @@ cdef bint begin_turn(DragonStruct* s, int seat) noexcept nogil:
         s.last_choice = 0
         return s.todo > 0
     if ph == PH_SUNRISE:
-        for k in range(N_KINDS):
-            if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
-                return True
-        return False
+        # A young tile (types 0..8) on the display of a kind not taken yet this sunrise.
+        return (nonzero15(s.display) & ~s.sunrise_taken & 0x1FF) != 0
     if ph == PH_CONTRACT:
         return pl.n_persons > 0
     return False
