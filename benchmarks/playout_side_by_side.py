@@ -12,7 +12,7 @@ instructions per game under callgrind (the C one built with -march=x86-64-v3, si
 does not decode AVX-512).
 
     $PY benchmarks/playout_side_by_side.py --base /work/wt/base27 \\
-        --c-source ../shared/bench/dragon_limit.c --rounds 5
+        --c-source ../shared/bench/dragon_limit.c --rounds 5 [--dragon-other /work/main]
 """
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def mount_tai(base: Path, games: int) -> None:
           f"decision, {rows[0][1] / rows[1][1]:.3f} per game")
 
 
-def cython_rate(seconds: float) -> dict:
+def cython_rate(seconds: float, tree: Path = ROOT) -> dict:
     """This tree's 4-player Dragon playouts for `seconds`, in a fresh process: games, CPU time."""
     code = ("import engine, json, time\n"
             "from engine.core.playout import random_playouts\n"
@@ -72,13 +72,15 @@ def cython_rate(seconds: float) -> dict:
             "c = time.process_time() - c\n"
             "print(json.dumps({'games': r['games'], 'decisions': r['decisions'], "
             "'wall_seconds': r['seconds'], 'cpu_seconds': c}))\n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(["nice", sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=True).stdout
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    # In the tree's folder: `python -c` puts the working folder first on sys.path.
+    out = subprocess.run(["nice", sys.executable, "-c", code], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
-def dragon(c_source: Path, rounds: int, seconds: float, games: int) -> None:
+def dragon(c_source: Path, rounds: int, seconds: float, games: int,
+           other: Path | None = None) -> None:
     """The C reference and this tree's Dragon playouts, alternately, then both under callgrind."""
     with tempfile.TemporaryDirectory() as d:
         native, v3 = Path(d) / "native", Path(d) / "v3"
@@ -88,8 +90,8 @@ def dragon(c_source: Path, rounds: int, seconds: float, games: int) -> None:
         print(f"Dragon, 4 players: C reference (gcc -O2 -march=native) and tianti's compiled "
               f"playouts, alternately, {rounds} rounds of {seconds:g} s")
         print(f"  {'round':<6}{'C games/s':>11}{'C /CPU s':>11}{'tianti':>11}{'tianti /CPU':>13}"
-              f"{'ratio CPU':>11}")
-        ratios, c_cpu, t_cpu = [], [], []
+              f"{'ratio CPU':>11}" + (f"{'other /CPU':>12}{'ratio':>7}" if other else ""))
+        ratios, c_cpu, t_cpu, o_ratios = [], [], [], []
         for i in range(rounds):
             c = json.loads(subprocess.run(["nice", str(native), "seconds", str(seconds)],
                                           capture_output=True, text=True, check=True).stdout)
@@ -98,12 +100,21 @@ def dragon(c_source: Path, rounds: int, seconds: float, games: int) -> None:
             c_cpu.append(cc)
             t_cpu.append(tc)
             ratios.append(tc / cc)
+            extra = ""
+            if other:
+                o = cython_rate(seconds, other)
+                oc = o["games"] / o["cpu_seconds"]
+                o_ratios.append(oc / cc)
+                extra = f"{oc:>12,.0f}{oc / cc:>7.3f}"
             print(f"  {i + 1:<6}{c['games'] / c['wall_seconds']:>11,.0f}{cc:>11,.0f}"
-                  f"{t['games'] / t['wall_seconds']:>11,.0f}{tc:>13,.0f}{tc / cc:>11.3f}")
+                  f"{t['games'] / t['wall_seconds']:>11,.0f}{tc:>13,.0f}{tc / cc:>11.3f}{extra}")
             time.sleep(0.2)
         print(f"  median games per CPU second: C {statistics.median(c_cpu):,.0f}, tianti "
               f"{statistics.median(t_cpu):,.0f}; ratio {statistics.median(ratios):.3f} "
               f"(min {min(ratios):.3f}, max {max(ratios):.3f})")
+        if other:
+            print(f"  {other}: ratio {statistics.median(o_ratios):.3f} (min {min(o_ratios):.3f}, "
+                  f"max {max(o_ratios):.3f})")
         ir_c, rc = callgrind([str(v3), "games", str(games)], dict(os.environ), None)
         ir_c -= callgrind([str(v3), "games", "0"], dict(os.environ), None)[0]  # start-up
         env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -129,11 +140,13 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--games", type=int, default=200, help="games counted by callgrind")
     ap.add_argument("--only", choices=["mount-tai", "dragon"])
+    ap.add_argument("--dragon-other", type=Path, help="another built tree whose Dragon "
+                    "playouts run in the same rounds (e.g. the main checkout, before a change)")
     a = ap.parse_args()
     if a.only != "dragon":
         mount_tai(a.base, a.games)
     if a.only != "mount-tai":
-        dragon(a.c_source, a.rounds, a.seconds, a.games)
+        dragon(a.c_source, a.rounds, a.seconds, a.games, a.dragon_other)
 
 
 if __name__ == "__main__":
