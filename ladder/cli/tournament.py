@@ -536,7 +536,8 @@ def show(
         }))
         return
     spec = info.spec
-    typer.secho(f"run {info.id}{f' [{info.label}]' if info.label else ''}: {info.status}", bold=True)
+    typer.secho(f"run {info.id}{f' [{printable(info.label)}]' if info.label else ''}: "
+                f"{printable(info.status)}", bold=True)
     field = " " * 10  # the fields' values start in column 11; continuation lines too
     options = [f"{k}={v}" for k, v in spec.options.items()]
     lines = hang(f"game      {spec.game} (", [f"{o}, " for o in options[:-1]]
@@ -584,7 +585,7 @@ def show(
         typer.echo(f"{'game':>6}  {'deal':>4}  {'seating':>7}  seats (score, place)")
         for g in stored:
             seats = [f"{display_name(spec.game, s['bot'], s['spec'], 24)} {s['score']} "
-                     f"#{s['rank'] + 1}{' (' + s['fault']['kind'] + ')' if s['fault'] else ''}"
+                     f"#{s['rank'] + 1}{' (' + printable(s['fault']['kind']) + ')' if s['fault'] else ''}"
                      for s in g.seats]
             for text in wrap(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  ", seats, WIDTH):
                 typer.echo(text)
