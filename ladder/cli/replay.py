@@ -49,7 +49,7 @@ def replay(
         for s, n in zip(seats, names)), WIDTH))
     for s in seats:
         if s["fault"] is not None and s["fault"]["move"] < 0:
-            typer.secho(f"  P{s['seat']} {names[s['seat']]} lost by {s['fault']['kind']} before "
+            typer.secho(f"  P{s['seat']} {names[s['seat']]} lost by {printable(s['fault']['kind'])} before "
                         f"its first move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
     narrator = narrator_for(state.game.name)
     shown = [False]  # whether a month's or round's header has been shown yet
@@ -77,12 +77,12 @@ def replay(
         player = state.current_player()
         if i in faults and faults[i]["seat"] == player:
             f = faults[i]["fault"]
-            typer.secho(f"  P{player} {names[player]} lost by {f['kind']}: "
+            typer.secho(f"  P{player} {names[player]} lost by {printable(f['kind'])}: "
                         f"{_last_line(f['message'])}; a random bot plays this seat from here",
                         fg=typer.colors.RED)
         elif i in faults:
             f = faults[i]["fault"]
-            typer.secho(f"  P{faults[i]['seat']} {names[faults[i]['seat']]} lost by {f['kind']} "
+            typer.secho(f"  P{faults[i]['seat']} {names[faults[i]['seat']]} lost by {printable(f['kind'])} "
                         f"(told of a move): {_last_line(f['message'])}", fg=typer.colors.RED)
         seconds = g.move_times[i] if i < len(g.move_times) else 0.0
         try:
@@ -112,7 +112,7 @@ def replay(
         typer.echo("")
     scores = state.scores()
     for s in sorted(seats, key=lambda s: (s["rank"], s["seat"])):
-        note = f" (lost by {s['fault']['kind']})" if s["fault"] else ""
+        note = f" (lost by {printable(s['fault']['kind'])})" if s["fault"] else ""
         typer.echo(f"{s['rank'] + 1}. P{s['seat']} {names[s['seat']]}: {s['score']} points{note}")
     if scores != [s["score"] for s in seats]:
         typer.secho(f"warning: the replay ends with scores {scores}, the store says "
