@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from engine.core.errors import TiantiError
-from ladder.cli import bench, bots, games, play, ratings, replay, rules, tournament, watch
+from ladder.cli import bench, bot, bots, games, play, ratings, replay, rules, tournament, watch
 
 
 def version() -> str:
@@ -97,6 +97,7 @@ app.add_typer(tournament.app, name="tournament")
 app.add_typer(ratings.app, name="ladder")
 app.command("replay")(replay.replay)
 app.command("bots")(bots.bots)
+app.command("bot")(bot.bot)
 
 
 def main() -> None:
