@@ -157,7 +157,7 @@ class ProcessBot:
     def _handshake(self, referee: str, setup_timeout: float | None) -> None:
         deadline = None if setup_timeout is None else time.monotonic() + setup_timeout
         self._send(P.hello(referee))
-        reply = self._read(deadline, "the handshake", setup_timeout)
+        reply = self._read(deadline, "handshake", setup_timeout)
         if reply["type"] == "error":
             self._fail("error", f"the bot refused the handshake: {str(reply.get('message'))}")
         if reply["type"] != "hello":
@@ -204,7 +204,7 @@ class ProcessBot:
             self._send(P.move_message(view.move_number(), P.public_board(view, seat), legal,
                                       None if limit is None else round(limit * 1000, 3),
                                       block))
-            reply = self._read(deadline, "its move", limit)
+            reply = self._read(deadline, "move", limit)
             if reply["type"] == "error":
                 self._fail("error", "the bot reported an error: "
                            + str(reply.get("message", ""))[:_MESSAGE_LIMIT])
@@ -214,8 +214,8 @@ class ProcessBot:
                 self._fail("invalid", f"answered a move with {P._shown(str(reply))}, not an "
                                       "action id")
             if action not in {a for a, _ in legal}:
-                self._fail("invalid", f"answered {action}, which is not one of the "
-                                      f"{len(legal)} legal action ids")
+                self._fail("invalid", f"answered {action}, which is not legal here (it was "
+                                      f"offered {len(legal)} legal action ids)")
             return action
         except BaseException:  # a fault, or the referee's own interrupt: the process ends
             self.kill()
@@ -275,7 +275,7 @@ class ProcessBot:
         self.kill()
         tail = self.stderr_tail().strip()
         note = f"\n[the bot's stderr, its end:]\n{tail[-1500:]}" if tail else ""
-        raise BotFault("crashed", f"the bot's process {_ended(code)} during {what}{note}")
+        raise BotFault("crashed", f"the bot's process {_ended(code)} (at its {what}){note}")
 
     def _send(self, message: dict[str, Any]) -> None:
         """Queue a line and write what the pipe takes now (never blocks)."""
@@ -331,8 +331,8 @@ class ProcessBot:
             else:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    self._fail("timeout", f"no answer within the time limit of {limit:g} s "
-                                          f"({what}); its process was killed")
+                    self._fail("timeout", f"no answer within the {what} time limit of "
+                                          f"{limit:g} s; its process was killed")
                 timeout = max(1, int(left * 1000) + 1)
             for fd, event in poller.poll(timeout):
                 if fd == self._in:
