@@ -340,10 +340,27 @@ def placement_lines(bots: Any) -> list[str]:
         where.setdefault(placement(spec), []).append(name)
     out = []
     if where.get("process"):
-        out.append("in processes of their own (sandboxed): " + ", ".join(where["process"]))
+        from ladder.referee.sandbox import probe
+
+        isolation = probe()
+        out.append("in processes of their own: " + ", ".join(where["process"]))
+        out.append("  their sandbox here: " + isolation.summary())
+        out += ["  warning: " + w for w in isolation.warnings]
     if where.get("inproc"):
         out.append("in the referee's process, as asked (trusted): " + ", ".join(where["inproc"]))
     return [line if len(line) <= 80 else line[:77] + "..." for line in out]
+
+
+def _isolation(bots: Any) -> dict[str, Any] | None:
+    """The sandbox the bots in processes of their own get on this machine (None: none)."""
+    from ladder.referee.players import placement
+
+    if not any(placement(s) == "process" for _, s in bots):
+        return None
+    from ladder.referee.sandbox import probe
+
+    isolation = probe()
+    return {"features": list(isolation.features), "warnings": list(isolation.warnings)}
 
 
 def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]:
@@ -369,6 +386,7 @@ def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]
 
     return {"run": run_id, "status": info.status, "planned": info.planned, "done": info.done,
             "placement": {n: placement(s) for n, s in info.spec.bots},
+            "isolation": _isolation(info.spec.bots),
             "report": report.to_dict() if report is not None else None,
             "ladder": pool.to_dict() if pool is not None else None, "pair": pair,
             "sprt": tracker.state.to_dict() if tracker is not None else None}

@@ -53,10 +53,17 @@ def python_path() -> list[str]:
     """Where the adapter looks for modules: tianti's sources, the folder tianti was started in,
     then this process's own import path (PYTHONPATH, installed packages, Ray's shipped
     modules)."""
+    import tempfile
+
     out: list[str] = []
+    # the interpreter finds its own library and installed packages by itself; the whole
+    # temporary folder or root are never handed to a bot
+    own = tuple(os.path.abspath(p) + os.sep for p in {sys.prefix, sys.base_prefix})
+    refused = {os.path.abspath(tempfile.gettempdir()), "/tmp", os.sep}
     for entry in [_tianti_root(), os.getcwd(), *sys.path]:
         entry = os.path.abspath(entry or os.getcwd())
-        if entry not in out and os.path.isdir(entry):
+        if (entry not in out and entry not in refused and os.path.isdir(entry)
+                and not (entry + os.sep).startswith(own)):
             out.append(entry)
     return out
 
