@@ -131,7 +131,7 @@ class ProcessBot:
 
     def __init__(self, argv: Sequence[str], *, move_timeout: float | None = None,
                  setup_timeout: float | None = None, pythonpath: Sequence[str] = (),
-                 referee: str = "tianti") -> None:
+                 referee: str = "tianti", transcript: bool = False) -> None:
         self.argv = list(argv)
         self.move_timeout = move_timeout
         self.name = ""
@@ -143,6 +143,8 @@ class ProcessBot:
         self._pending = bytearray()
         self._buffer = bytearray()
         self._coder: P.EventCoder | None = None
+        # (who, line) of every line, "referee" or "bot", when a transcript is wanted
+        self.transcript: list[tuple[str, str]] | None = [] if transcript else None
         self._proc = _spawn(self.argv, pythonpath)
         self._in = self._proc.stdin.fileno()
         self._out = self._proc.stdout.fileno()
@@ -279,7 +281,10 @@ class ProcessBot:
 
     def _send(self, message: dict[str, Any]) -> None:
         """Queue a line and write what the pipe takes now (never blocks)."""
-        self._pending += P.encode(message)
+        line = P.encode(message)
+        if self.transcript is not None:
+            self.transcript.append(("referee", line.decode("ascii").rstrip("\n")))
+        self._pending += line
         self._write_some()
         if len(self._pending) > _MAX_PENDING:
             self.kill()
@@ -312,6 +317,8 @@ class ProcessBot:
                                           f"(at most {P.MAX_LINE})")
                 if not line.strip():
                     continue
+                if self.transcript is not None:
+                    self.transcript.append(("bot", line.decode("utf-8", "replace")))
                 try:
                     return P.decode(line)
                 except P.ProtocolError as e:

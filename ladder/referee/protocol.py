@@ -166,7 +166,7 @@ def update_message(move: int, player: int | None, action: int | None, text: str 
 def move_message(move: int, board: Any, legal: list[list[Any]], time_ms: float | None,
                  view: dict[str, str] | None = None) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "move", "move": move, "time_ms": time_ms,
-                               "board": board, "private": {}, "legal": legal}
+                               "legal": legal, "board": board, "private": {}}
     if view is not None:
         message["view"] = view
     return message
