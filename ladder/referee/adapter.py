@@ -7,7 +7,9 @@ started from, or among installed packages). The bot's code stays as it is: an ob
 `step(view)`. At each decision the adapter rebuilds the seat's view in this process from what
 the referee sent (the public history and seen events it keeps from the updates, and the view's
 compiled block, a determinization drawn by the referee from a seed of its own) and calls
-`step(view)`. Whatever the bot prints goes to stderr, never into the protocol.
+`step(view)`. The bot is made afresh for each game (a seeded bot plays a game the same way
+whatever the process played before). Whatever the bot prints goes to stderr, never into the
+protocol.
 """
 from __future__ import annotations
 
@@ -63,11 +65,21 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
         outfile.write(P.encode(message))
         outfile.flush()
 
+    me = os.getpid()
+
+    def forked_child_ends() -> None:
+        """A process the bot forked that comes back here ends at once: only one process
+        speaks for the bot."""
+        if os.getpid() != me:
+            os._exit(0)
+
     try:
         bot = make()
         problem = None
     except BaseException as e:  # SystemExit of a factory too: the referee gets the reason
+        forked_child_ends()
         bot, problem = None, _describe(e)
+    forked_child_ends()
     game: _Game | None = None
     for raw in infile:
         try:
@@ -83,6 +95,14 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
             send({"type": "hello", "protocol": P.PROTOCOL_VERSION, "name": name,
                   "options": options, "wants": [P.WANT_VIEW]})
         elif kind == "game":
+            # each game gets a bot made afresh (as a tournament made one per game in its own
+            # process): a seeded bot plays every game the same whatever came before it
+            if game is not None:
+                try:
+                    bot, problem = make(), None
+                except BaseException as e:
+                    bot, problem = None, _describe(e)
+                forked_child_ends()
             game = _Game(message)
             restart = getattr(bot, "restart", None)
             if callable(restart):
@@ -91,12 +111,16 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
             game.update(message)
         elif kind == "move" and game is not None:
             try:
+                if bot is None:
+                    raise RuntimeError(f"the bot could not be made for this game: {problem}")
                 view = game.view(message["view"])
                 answer = bot.step(view)
+                forked_child_ends()
                 if isinstance(answer, bool):
                     raise TypeError(f"step() returned {answer!r}, not an action id")
                 send({"type": "action", "action": int(answer.__index__())})
             except BaseException as e:
+                forked_child_ends()
                 send({"type": "error", "message": _describe(e)})
         elif kind == "quit":
             return 0
