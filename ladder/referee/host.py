@@ -237,7 +237,7 @@ class ProcessBot:
         self._send(P.game_message(state.game.name, dict(state.game.options),
                                   state.num_players(), seat,
                                   None if limit is None else round(limit * 1000, 3),
-                                  self.games))
+                                  self.games), flush=False)
         history = state.history()
         replay = state
         if history:  # a game resumed part-way: the moves so far, replayed from the start
@@ -247,13 +247,14 @@ class ProcessBot:
                                         "options": dict(state.game.options),
                                         "seed": state.seed, "actions": []})
         self._send(P.update_message(-1, None, None, None,
-                                    P.seen_events(replay, -1, seat, self._coder, with_raw)))
+                                    P.seen_events(replay, -1, seat, self._coder, with_raw)),
+                   flush=False)
         for index, action in enumerate(history):
             player, text = replay.current_player(), replay.action_to_string(action)
             replay.apply_action(action)
             self._send(P.update_message(index, player, action, text,
                                         P.seen_events(replay, index, seat, self._coder,
-                                                      with_raw)))
+                                                      with_raw)), flush=False)
         self.seat = seat
 
     def observe(self, state: Any, index: int, player: int, action: int, text: str) -> None:
@@ -262,7 +263,7 @@ class ProcessBot:
         if self.dead or self._coder is None:
             return
         self._send(P.update_message(index, player, action, text, P.seen_events(
-            state, index, self.seat, self._coder, P.WANT_VIEW in self.wants)))
+            state, index, self.seat, self._coder, P.WANT_VIEW in self.wants)), flush=False)
         if state.is_terminal():
             self._send(P.end_message(state.scores(), state.ranks()))
 
@@ -279,13 +280,15 @@ class ProcessBot:
         note = f"\n[the bot's stderr, its end:]\n{tail[-1500:]}" if tail else ""
         raise BotFault("crashed", f"the bot's process {_ended(code)} (at its {what}){note}")
 
-    def _send(self, message: dict[str, Any]) -> None:
-        """Queue a line and write what the pipe takes now (never blocks)."""
+    def _send(self, message: dict[str, Any], flush: bool = True) -> None:
+        """Queue a line; with `flush`, write what the pipe takes now (never blocks). Updates
+        wait for the next move or end (one write, one wake-up of the bot, per decision)."""
         line = P.encode(message)
         if self.transcript is not None:
             self.transcript.append(("referee", line.decode("ascii").rstrip("\n")))
         self._pending += line
-        self._write_some()
+        if flush:
+            self._write_some()
         if len(self._pending) > _MAX_PENDING:
             self.kill()
 
