@@ -48,6 +48,26 @@ class BotFault(TiantiError):
         self.message = message
 
 
+# The environment variable that overrides the sandbox's limits for every bot process, in
+# `Limits.parse` form: TIANTI_BOT_LIMITS="memory_mb=2048,processes=16,network=true".
+LIMITS_VAR = "TIANTI_BOT_LIMITS"
+
+
+def bot_limits() -> Any:
+    """The limits of a bot's sandbox: the defaults, overridden by $TIANTI_BOT_LIMITS (a bad
+    value is a BotSpecError naming the variable)."""
+    from ai.bots import BotSpecError
+    from ladder.referee.sandbox import Limits
+
+    text = os.environ.get(LIMITS_VAR, "").strip()
+    if not text:
+        return Limits()
+    try:
+        return Limits.parse(text)
+    except ValueError as e:
+        raise BotSpecError(f"${LIMITS_VAR}: {e}") from None
+
+
 def _spawn(argv: Sequence[str], pythonpath: Sequence[str]) -> Any:
     """The bot's process: through the sandbox (its own folder, limits, namespaces) when
     `ladder.referee.sandbox` is there, else a plain child in its own session."""
@@ -56,7 +76,7 @@ def _spawn(argv: Sequence[str], pythonpath: Sequence[str]) -> Any:
     except ImportError:
         sandbox = None  # type: ignore[assignment]
     if sandbox is not None:
-        return sandbox.spawn(list(argv), limits=sandbox.Limits(), pythonpath=tuple(pythonpath))
+        return sandbox.spawn(list(argv), limits=bot_limits(), pythonpath=tuple(pythonpath))
     return _PlainProcess(argv, pythonpath)
 
 
