@@ -102,7 +102,10 @@ def test_a_bot_beyond_interrupts_or_killing_its_process_loses_and_the_run_finish
             assert dies["kind"] == "error" and "killed by signal 9" in dies["message"]
         else:
             assert deaf["kind"] == "timeout" and "time limit of 0.3 s" in deaf["message"]
-            assert dies["kind"] == "crashed" and "killed by signal 9" in dies["message"]
+            # its SIGKILL to itself ends it, or, where it is PID 1 of a PID namespace of its
+            # own (the kernel ignores that signal there), it plays on and answers illegally
+            assert (dies["kind"] == "crashed" and "killed by signal 9" in dies["message"]
+                    or dies["kind"] == "invalid" and "not legal here" in dies["message"])
         assert deaf["move"] >= 4 and dies["move"] >= 6
         assert by_bot["rand"]["rank"] == 0 and by_bot["deaf"]["rank"] == by_bot["dies"]["rank"] == 1
         state = State.from_record(g.record())
