@@ -21,7 +21,7 @@ def main() -> int:
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     options = {"players": int(sys.argv[3])} if len(sys.argv) > 3 else {}
     game = load_game(name, **options)
-    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "random(seed=1)"],
+    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "--full", "random(seed=1)"],
                      move_timeout=5.0, setup_timeout=60.0, transcript=True,
                      pythonpath=[p for p in sys.path if p.endswith(("i35", "tianti")) or
                                  p == sys.path[0]])

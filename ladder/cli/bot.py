@@ -10,6 +10,9 @@ def bot(
     spec: Annotated[str, typer.Argument(
         help="the bot: any spec tianti can make (strong, ismcts(iterations=500), "
              "python:module:factory(...))")],
+    lean: Annotated[bool, typer.Option(
+        "--lean/--full", help="ask the referee for lean messages (no board, no texts: the "
+        "bot rebuilds its view from the compiled block) or the full documents")] = True,
 ) -> None:
     """Serve a bot over the bot protocol (docs/PROTOCOL.md) on stdin and stdout, until the
     referee says quit or closes stdin: `exec:tianti bot strong` seats tianti's strong bot in
@@ -19,4 +22,4 @@ def bot(
 
     make, name = bot_maker(spec)
     infile, outfile = protocol_streams()
-    raise typer.Exit(code=serve(make, name, {"spec": spec}, infile, outfile))
+    raise typer.Exit(code=serve(make, name, {"spec": spec}, infile, outfile, lean))

@@ -56,9 +56,9 @@ class _Game:
 
 
 def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
-          infile: BinaryIO, outfile: BinaryIO) -> int:
+          infile: BinaryIO, outfile: BinaryIO, lean: bool = True) -> int:
     """Speak the protocol on (infile, outfile) for the bot `make()` returns, until `quit` or
-    the end of input. The bot is made before the handshake is answered, so a bot that cannot
+    the end of input; `lean` asks for lean messages (the view is all it needs). The bot is made before the handshake is answered, so a bot that cannot
     be made refuses the handshake with the reason. Returns the exit code."""
 
     def send(message: dict[str, Any]) -> None:
@@ -93,7 +93,7 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
                 send({"type": "error", "message": problem})
                 return 1
             send({"type": "hello", "protocol": P.PROTOCOL_VERSION, "name": name,
-                  "options": options, "wants": [P.WANT_VIEW]})
+                  "options": options, "wants": [P.WANT_VIEW, P.WANT_LEAN] if lean else [P.WANT_VIEW]})
         elif kind == "game":
             # each game gets a bot made afresh (as a tournament made one per game in its own
             # process): a seeded bot plays every game the same whatever came before it

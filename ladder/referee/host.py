@@ -218,12 +218,14 @@ class ProcessBot:
         deadline = None if limit is None else start + limit
         try:
             seat = view.viewer
-            legal = P.legal_documents(view)
+            lean = P.WANT_LEAN in self.wants
+            legal = P.legal_documents(view, lean)
             block = None
             if P.WANT_VIEW in self.wants:
                 fresh = view.resample_from_infostate(seat, self._rng.getrandbits(63))
                 block = P.view_block(fresh)
-            self._send(P.move_message(view.move_number(), P.public_board(view, seat), legal,
+            self._send(P.move_message(view.move_number(),
+                                      None if lean else P.public_board(view, seat), legal,
                                       None if limit is None else round(limit * 1000, 3),
                                       block))
             reply = self._read(deadline, "move", limit)
@@ -253,6 +255,7 @@ class ProcessBot:
         self.games += 1
         self._coder = P.EventCoder(state.EVENT_TABLE)
         with_raw = P.WANT_VIEW in self.wants
+        lean = P.WANT_LEAN in self.wants
         limit = self.move_timeout
         self._send(P.game_message(state.game.name, dict(state.game.options),
                                   state.num_players(), seat,
@@ -267,14 +270,15 @@ class ProcessBot:
                                         "options": dict(state.game.options),
                                         "seed": state.seed, "actions": []})
         self._send(P.update_message(-1, None, None, None,
-                                    P.seen_events(replay, -1, seat, self._coder, with_raw)),
+                                    P.seen_events(replay, -1, seat, self._coder, with_raw,
+                                                  lean)),
                    flush=False)
         for index, action in enumerate(history):
             player, text = replay.current_player(), replay.action_to_string(action)
             replay.apply_action(action)
             self._send(P.update_message(index, player, action, text,
                                         P.seen_events(replay, index, seat, self._coder,
-                                                      with_raw)), flush=False)
+                                                      with_raw, lean)), flush=False)
         self.seat = seat
 
     def observe(self, state: Any, index: int, player: int, action: int, text: str) -> None:
@@ -283,7 +287,8 @@ class ProcessBot:
         if self.dead or self._coder is None:
             return
         self._send(P.update_message(index, player, action, text, P.seen_events(
-            state, index, self.seat, self._coder, P.WANT_VIEW in self.wants)), flush=False)
+            state, index, self.seat, self._coder, P.WANT_VIEW in self.wants,
+            P.WANT_LEAN in self.wants)), flush=False)
         if state.is_terminal():
             self._send(P.end_message(state.scores(), state.ranks()))
 

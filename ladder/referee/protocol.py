@@ -27,8 +27,10 @@ PROTOCOL_VERSION = 1
 # The longest line a bot may write (its replies are short); longer is "invalid".
 MAX_LINE = 1 << 16
 
-# What a bot may ask for in its hello.
+# What a bot may ask for in its hello: the view's compiled block (with raw events), and lean
+# messages (no board, no texts: ids and raw events only; for a bot that rebuilds its view).
 WANT_VIEW = "view"
+WANT_LEAN = "lean"
 
 
 class ProtocolError(ValueError):
@@ -110,7 +112,9 @@ class EventCoder:
         values = [int(v) for v in event.amounts.values()] + [-1] * (4 - len(event.amounts))
         return [kind_id, -1 if event.seat is None else int(event.seat), cause, *values[:4]]
 
-    def document(self, event: Any, with_raw: bool) -> dict[str, Any]:
+    def document(self, event: Any, with_raw: bool, lean: bool = False) -> dict[str, Any]:
+        if lean:
+            return {"raw": self.raw(event)}
         doc: dict[str, Any] = {"kind": event.kind, "seat": event.seat, "cause": event.cause,
                                "amounts": dict(event.amounts), "points": event.points,
                                "text": event.text}
@@ -120,7 +124,7 @@ class EventCoder:
 
 
 def seen_events(state: Any, move: int, seat: int, coder: EventCoder,
-                with_raw: bool = False) -> list[dict[str, Any]]:
+                with_raw: bool = False, lean: bool = False) -> list[dict[str, Any]]:
     """The events of step `move` (-1: the setup) that `seat` saw, as protocol documents: only
     that step is read, so the cost does not grow with the game."""
     if _overrides_visibility(state):
@@ -129,11 +133,13 @@ def seen_events(state: Any, move: int, seat: int, coder: EventCoder,
                   if state._event_visible(tuple(r), seat)]
     else:
         events = state.events(move)
-    return [coder.document(e, with_raw) for e in events]
+    return [coder.document(e, with_raw, lean) for e in events]
 
 
-def legal_documents(view: Any) -> list[list[Any]]:
-    """The legal actions of the seat to move as [id, text] pairs."""
+def legal_documents(view: Any, lean: bool = False) -> list[list[Any]]:
+    """The legal actions of the seat to move as [id, text] pairs ([id, null] when lean)."""
+    if lean:
+        return [[a, None] for a in view.legal_actions()]
     return [[a, view.action_to_string(a)] for a in view.legal_actions()]
 
 

@@ -53,7 +53,7 @@ def test_the_board_and_texts_sent_are_the_same_from_the_truth_and_any_view(
 
 
 def _transcript(name: str, options: dict[str, Any], seed: int) -> list[tuple[str, dict]]:
-    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "random(seed=1)"],
+    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "--full", "random(seed=1)"],
                      move_timeout=10.0, setup_timeout=60.0, transcript=True,
                      pythonpath=[str(REPO)])
     game = load_game(name, **options)
