@@ -170,3 +170,47 @@ def test_watch_seats_a_process_bot() -> None:
                  "-b", "random", "--seed", 3, "--no-board")
     assert result.exit_code == 0, result.output
     assert "P0 (python:tests.ladder.bad_bots:first)" in result.output
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_raw_events_rebuilt_from_the_sent_events_read_the_same(
+        name: str, options: dict[str, Any]) -> None:
+    """The raw form the adapter rebuilds its view's events from decodes to the very events the
+    referee's state holds (so `view.events()` in the bot's process reads as the referee's)."""
+    rng = random.Random(2)
+    seen = 0
+    for seed in range(3):
+        state = load_game(name, **options).new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        coder = P.EventCoder(state.EVENT_TABLE)
+        for event in state.event_history():
+            assert state.EVENT_TABLE.decode(event.move, tuple(coder.raw(event))) == event
+            seen += 1
+    assert seen > 0
+
+
+def test_a_person_plays_against_a_process_bot_with_undo(tmp_path: Path) -> None:
+    """`tianti play` seats a python: opponent in its own process: it is told every move, a
+    game goes back with undo (the bot is given the game again as it stands) and on to the end."""
+    from ladder.play import PlaySession
+    from ladder.referee.host import ProcessBot
+
+    session = PlaySession.new("dragon", {"players": 2}, 0,
+                              ["python:tests.ladder.bad_bots:greedy(seed=1)"], seed=4)
+    try:
+        bot = session.bots[1]
+        assert type(bot) is ProcessBot
+        undone = False
+        while not session.state.is_terminal():
+            session.run_bots()
+            if session.state.is_terminal():
+                break
+            session.choose(session.choices()[0].action)
+            if not undone and session.state.move_number() > 10:
+                assert session.undo()
+                undone = True
+        assert undone and not bot.dead and bot.games == 2
+    finally:
+        session.close()
+    assert bot.dead
