@@ -2,24 +2,35 @@
 
 `spawn(argv)` starts a bot with only its two pipes (stdin, stdout; every other descriptor closed;
 its stderr goes to a size-capped file in a folder of the referee's that the bot cannot read), an
-empty working folder of its own, a scrubbed environment, rlimits on memory, file size, processes
-and open files, in a session and process group of its own. On Linux, where the kernel allows, it
-also gets namespaces of its own (util-linux `unshare`): a PID namespace (it is PID 1 there: it
-cannot see or signal the referee, the worker or other bots), a network namespace (no network,
-unless `Limits.network`), IPC and UTS namespaces, and a mount namespace in which the root file
-system is read-only, /tmp and /dev/shm are small private tmpfs, and folders the bot has no business
-in (those the dropped uid could not enter anyway, such as /root) are hidden, except for the paths it
-needs (its interpreter, its PYTHONPATH, files named on its command line), bound back read-only.
+empty working folder of its own (also its HOME), a scrubbed environment, rlimits on memory, file
+size, processes and open files (`Limits`), in a session and process group of its own, first in
+line for the kernel's OOM killer, and killed if the referee's side dies.
+
+On Linux, where the kernel allows, it also gets namespaces of its own (util-linux `unshare`): a
+PID namespace (it is PID 1 there: it cannot see or signal the referee, the worker or other bots),
+a network namespace (no network, unless `Limits.network`), IPC and UTS namespaces, and a mount
+namespace in which every file system is read-only, /tmp and /dev/shm are small private tmpfs, and
+what the bot has no business in is hidden: the referee's home, tianti's data folder (stores, saves,
+seat outputs), the TIANTI_DB store, what the caller names (`hide`), and as root the folders its uid
+could not enter anyway (such as /root). The paths it needs (its interpreter, its PYTHONPATH, files
+named on its command line, `expose`) are bound back read-only; a store stays hidden even there.
 
 Run as root, the bot also drops to an unprivileged uid of its own (one per bot, from `UID_BASE`),
-so a 0600 file (a store) stays out of reach and one bot cannot touch another's files or processes;
-not root, it gets a user namespace instead. What the machine refused is tried once per process
-(`probe()`), and the sandbox falls back to process group + rlimits with a warning saying so in
-`BotProcess.isolation`.
+so a 0600 file stays out of reach and one bot cannot touch another's files or processes; not root,
+it gets a user namespace instead (and runs as the user: it can read the user's files that are not
+hidden). What the machine refuses is found once per process (`probe()`): the sandbox then falls
+back to process group + rlimits (+ a uid of its own as root) and says so in
+`BotProcess.isolation.warnings`.
 
-`BotProcess.kill()` ends the bot and everything it started (its PID namespace, or every process of
-its uid, and its process group) and removes its folder; a referee calls it when the bot's games end
-as well as on a fault.
+`BotProcess.kill()` ends the bot and everything it started (its PID namespace, every process of
+its uid, its process group) and removes its folder; a referee calls it when the bot's games end
+as well as on a fault. A referee that dies without calling it (killed outright, or ended by
+`os._exit` as multiprocessing's workers are) takes its bots along (PR_SET_PDEATHSIG), and the
+next `spawn` on the machine sweeps their folders (named after the referee's pid).
+
+Not covered: CPU time between the bot's turns (the referee's clock only bounds its answers), the
+total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
+to world-writable folders and (not root) signals to the user's own processes.
 """
 from __future__ import annotations
 
@@ -47,6 +58,10 @@ UID_BASE = 1_900_000_000
 UID_SPAN = 50_000_000
 # The PATH a bot sees: system tools only, never the user's.
 BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# The exit status of a bot whose sandbox could not be set up (a mount refused): not its fault.
+SETUP_FAILED = 125
+# A bot's folder in the temporary folder: this prefix, the referee's pid, a dash, random letters.
+_FOLDER = "tianti-bot-"
 # How much of a bot's stderr is kept once it is killed (its folder is removed then).
 _TAIL_KEPT = 65536
 _TOOLS = ("unshare", "setpriv", "mount", "prlimit")
@@ -175,7 +190,10 @@ def _plan() -> _Plan:
         mode = "root-ns" if _root() else "user-ns"
         error = _try_namespaces(mode, tools)
         if error is None:
-            return _Plan(mode, tools, Isolation(_features(mode, Limits()), ()))
+            notes = () if mode == "root-ns" else (
+                "not root: a bot runs as you in a user namespace and can read your files "
+                "outside the folders hidden from it",)
+            return _Plan(mode, tools, Isolation(_features(mode, Limits()), notes))
         warnings.append(f"the kernel refused namespaces ({error}): "
                         "bots run in a process group with rlimits only")
     if "prlimit" not in tools:
@@ -210,15 +228,16 @@ def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
         argv, _ = _ns_argv(mode, tools, Limits(), base, work,
                            _pick_uid() if mode == "root-ns" else None,
                            [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], (),
-                           _default_hides())
+                           *_default_hides())
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
                                   timeout=20, cwd=base, close_fds=True)
         except (OSError, subprocess.TimeoutExpired) as err:
             return str(err).splitlines()[0] if str(err) else type(err).__name__
-        if done.returncode != 0:
-            text = done.stderr.decode(errors="replace").strip().splitlines()
-            return text[-1][:120] if text else f"exit status {done.returncode}"
+        if done.returncode != 0:  # the first line that says why (mount's, unshare's)
+            text = [line for line in done.stderr.decode(errors="replace").splitlines()
+                    if line.strip() and not line.startswith((" ", "tianti sandbox:"))]
+            return text[0][:120] if text else f"exit status {done.returncode}"
         return None
     finally:
         shutil.rmtree(base, ignore_errors=True)
@@ -309,6 +328,12 @@ def _pick_uid() -> int:
             return uid
 
 
+def _lifeline(tools: Mapping[str, str]) -> list[str]:
+    """setpriv --pdeathsig: the bot's side is killed when the referee's thread that started it
+    ends (a worker that dies takes its bots along; none is left running)."""
+    return [tools["setpriv"], "--pdeathsig=KILL", "--"] if "setpriv" in tools else []
+
+
 def _rlimit_args(tools: Mapping[str, str], limits: Limits, nproc: int) -> list[str]:
     if "prlimit" not in tools:
         return []
@@ -357,35 +382,50 @@ def _writable_mounts() -> list[Path]:
     return sorted(set(found), key=lambda p: len(p.parts))
 
 
-def _default_hides() -> list[Path]:
-    """What a bot never needs to see of the referee's user: their home folder (a store, saves,
-    keys), tianti's data folder and the folder of the store named by TIANTI_DB."""
-    hides = [Path(os.path.expanduser("~"))]
-    for name in ("TIANTI_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
-        if os.environ.get(name):
-            hides.append(Path(os.environ[name]))
+def _default_hides() -> tuple[list[Path], list[Path]]:
+    """What a bot never needs to see of the referee's user, as (soft, hard). Soft: their home and
+    XDG folders (keys, saves; the bot's own paths under them are bound back). Hard: tianti's data
+    folder (stores, saves, seat outputs) and the store TIANTI_DB names, hidden even inside a path
+    the bot is given."""
+    soft = [Path(os.path.expanduser("~"))]
+    soft += [Path(os.environ[name]) for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME")
+             if os.environ.get(name)]
+    hard = []
+    data = os.environ.get("TIANTI_DATA_DIR") or _app_dir()
+    if data:
+        hard.append(Path(data))
     if os.environ.get("TIANTI_DB"):
-        hides.append(Path(os.environ["TIANTI_DB"]).parent)
-    return hides
+        hard.append(Path(os.environ["TIANTI_DB"]))
+    return soft, hard
+
+
+def _app_dir() -> str | None:
+    """tianti's data folder when TIANTI_DATA_DIR is not set (where `ladder.store` puts it)."""
+    try:
+        import typer
+    except ImportError:
+        return None
+    return typer.get_app_dir("tianti")
 
 
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
              uid: int | None, argv: Sequence[str], needed: Sequence[Path],
-             hide: Sequence[Path] = ()) -> tuple[list[str], list[Path]]:
-    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...` and the folders it hides. The script,
-    root of the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on
-    a staging folder first, so that needed paths under /tmp can still be bound into it), hides
-    folders (`hide`, and as root those the bot's uid cannot enter anyway) under small tmpfs,
-    binds the needed paths under them back read-only, makes the working folder and execs the bot
-    through setpriv (its own uid, no capabilities, no new privileges, killed if the referee's side
-    dies)."""
+             soft: Sequence[Path] = (), hard: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
+    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
+    the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
+    staging folder first, so that needed paths under /tmp can still be bound into it), hides the
+    `soft` folders (and, as root, those the bot's uid could not enter anyway) under small tmpfs,
+    binds the needed paths under them back read-only, then hides the `hard` paths wherever they
+    still show (a folder under a tmpfs, a file, with its SQLite companions, under /dev/null),
+    makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
+    new privileges, killed if the referee's side dies)."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
     tmp, shm = Path("/tmp"), Path("/dev/shm")
     protected = [Path("/"), tmp, shm, Path("/proc"), Path("/dev"), Path("/sys"), work]
     folders: list[Path] = []
-    for path in [Path(os.path.abspath(h)) for h in hide]:
+    for path in [Path(os.path.abspath(h)) for h in soft]:
         # never over / or what the sandbox needs itself; under /tmp it is hidden already
         if path.is_dir() and not _under(path, tmp) and not _under(path, shm) and \
                 not any(_under(keep, path) for keep in protected):
@@ -401,7 +441,9 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         if not any(_under(folder, kept) for kept in hides):
             hides.append(folder)
     inodes = f"nr_inodes={max(1024, 256 * limits.file_mb)}"
-    lines = ["mount -n -o remount,bind,ro /"]
+    failed = (f"echo 'tianti sandbox: could not set up the namespaces of the bot (see above)' >&2;"
+              f" exit {SETUP_FAILED}")
+    lines = [f"trap {q(failed)} EXIT", "mount -n -o remount,bind,ro /"]
     lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
               for point in _writable_mounts()]
     lines.append(f"mount -n -t tmpfs -o size={4 * limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
@@ -429,17 +471,36 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
             lines.append(f"mkdir -p {q(str(path.parent))} && touch {q(str(path))}")
         lines.append(f"mount -n --move {q(source)} {q(str(path))}")
         lines.append(f"rm -d {q(source)}")
-    for folder in hides:
-        lines.append(f"mount -n -o remount,ro,nosuid,nodev {q(str(folder))}")
+    warnings: list[str] = []
+    bound = [path for path, _ in binds]
+
+    def shows(path: Path) -> bool:
+        return path.exists() and (any(_under(path, p) for p in bound) or not any(
+            _under(path, cover) for cover in [tmp, shm, *hides]))
+
+    for path in [Path(os.path.abspath(h)) for h in hard]:
+        folder = path if path.is_dir() else path.parent
+        if any(_under(keep, folder) for keep in protected + list(needed)):
+            if path.is_dir():
+                warnings.append(f"{path} holds what the bot needs: not hidden")
+                continue
+            for file in [path] + [Path(f"{path}{end}") for end in ("-wal", "-shm", "-journal")]:
+                if file.is_file() and shows(file):
+                    lines.append(f"mount -n --bind /dev/null {q(str(file))}")
+        elif shows(folder):
+            lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=64,mode=755,ro,nosuid,nodev "
+                         f"tianti-hide {q(str(folder))}")
     lines.append(f"mkdir -p {q(str(work))}")
     if uid is not None:
         lines.append(f"chown {uid}:{uid} {q(str(work))}")
     lines.append(f"chmod 700 {q(str(work))}")
     lines.append(f"cd {q(str(work))}")
+    lines.append("echo 1000 > /proc/self/oom_score_adj")  # the kernel's OOM killer takes it first
     lines.append("unset PWD OLDPWD")
     drop = ([f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] if uid is not None else [])
     setpriv = [tools["setpriv"], *drop, "--no-new-privs", "--inh-caps=-all",
                "--bounding-set=-all", "--pdeathsig=KILL", "--"] if "setpriv" in tools else []
+    lines.append("trap - EXIT")
     lines.append("exec " + " ".join(q(part) for part in setpriv) + ' "$@"')
     spaces = ["--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--mount",
               "--propagation", "private"]
@@ -447,13 +508,14 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         spaces.append("--net")
     if mode == "user-ns":
         spaces = ["--user", "--map-root-user"] + spaces
-    command = (_rlimit_args(tools, limits, _nproc(mode, limits))
+    command = (_lifeline(tools) + _rlimit_args(tools, limits, _nproc(mode, limits))
                + [tools["unshare"], *spaces, "--", tools["sh"], "-ec", "\n".join(lines), "sh",
                   *argv])
-    return command, hides
+    return command, warnings
 
 
-def _bot_env(work: Path, env: Mapping[str, str] | None, pythonpath: Sequence[str]) -> dict[str, str]:
+def _bot_env(work: Path, env: Mapping[str, str] | None,
+             pythonpath: Sequence[str]) -> dict[str, str]:
     """PATH, LANG, HOME (its working folder), PYTHONPATH and what the caller adds; nothing of the
     user's environment (never TIANTI_DB)."""
     lang = os.environ.get("LANG", "")
@@ -475,7 +537,8 @@ def _set_rlimits(limits: Limits, nproc: int) -> None:
     mb = 1024 * 1024
     for which, value in ((resource.RLIMIT_AS, limits.memory_mb * mb),
                          (resource.RLIMIT_FSIZE, limits.file_mb * mb),
-                         (resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_NOFILE, limits.open_files),
+                         (resource.RLIMIT_NPROC, nproc),
+                         (resource.RLIMIT_NOFILE, limits.open_files),
                          (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(which, (value, value))
 
@@ -513,8 +576,66 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path) -> None:
-    """Kill the bot and everything it started, collect its exit status, remove its folders."""
+def _kill_uid(uid: int) -> None:
+    """SIGKILL every process of `uid` until none is left (a bot's, as root)."""
+    for _ in range(400):
+        pids = _processes_of(uid)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.005)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+_swept = [0.0]
+
+
+def _sweep(min_age: float = 10.0) -> None:
+    """Clear what referees that died without cleaning up left (killed outright, or ended by
+    `os._exit` as multiprocessing's workers are): their bots' folders (named after the referee's
+    pid) and, as root, any process still running as such a bot's uid (one that left its process
+    group in the fallback). Only folders of this user, older than `min_age` seconds."""
+    now = time.time()
+    _swept[0] = now
+    try:
+        entries = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return
+    for entry in entries:
+        match = re.fullmatch(_FOLDER + r"([0-9]+)-[A-Za-z0-9_]+", entry.name)
+        if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or \
+                    now - info.st_mtime < min_age:
+                continue
+            uid = os.stat(os.path.join(entry.path, "work")).st_uid
+        except OSError:
+            continue
+        if _root() and UID_BASE <= uid < UID_BASE + UID_SPAN:
+            _kill_uid(uid)
+        shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int) -> None:
+    """Kill the bot and everything it started, collect its exit status, remove its folders; only
+    in the process that started it (a forked child's exit leaves its parent's bots alone)."""
+    if os.getpid() != owner:
+        return
     inits = _children(popen.pid) if popen.poll() is None else []
     for pid in inits:  # a namespace's init (the bot): its death ends every process in it
         try:
@@ -538,16 +659,7 @@ def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path) -> None:
     except subprocess.TimeoutExpired:
         pass
     if uid is not None:  # whatever left the process group (setsid) still has the bot's uid
-        for _ in range(400):
-            pids = _processes_of(uid)
-            if not pids:
-                break
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            time.sleep(0.005)
+        _kill_uid(uid)
     for pipe in (popen.stdin, popen.stdout):
         try:
             if pipe is not None:
@@ -579,7 +691,7 @@ class BotProcess:
         self.stderr_path = stderr_path
         self.uid = uid
         self._tail: bytes | None = None
-        self._finalizer = weakref.finalize(self, _reap, popen, uid, base)
+        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid())
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and remove its folders. Idempotent."""
@@ -588,8 +700,8 @@ class BotProcess:
         self._finalizer()
 
     def wait(self, timeout: float | None = None) -> int | None:
-        """Its exit status (negative: killed by that signal), or None if still running after
-        `timeout` seconds."""
+        """Its exit status (negative: killed by that signal; SETUP_FAILED: its sandbox could not
+        be set up, the bot never ran), or None if still running after `timeout` seconds."""
         try:
             return self._popen.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -628,10 +740,15 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     """Start `argv` as a bot in its sandbox (see the module's docstring); `argv[0]` is looked up
     in `BOT_PATH` unless it names a path. `pythonpath` is its PYTHONPATH; `expose` names more paths
     it must see (both are bound into its namespace read-only, even from a hidden folder); `hide`
-    names more folders it must not see (a store's), on top of the referee's home, tianti's data
-    folder and TIANTI_DB's folder. The working folder and stderr file live in a fresh referee
+    names more paths it must not see even there (a store: its folder, or if the bot needs that
+    folder, the file and its SQLite companions), on top of the referee's home, tianti's data
+    folder and the TIANTI_DB store. The working folder and stderr file live in a fresh referee
     folder that `kill()` removes. FileNotFoundError if the command is not there, ValueError for a
-    bad `env`."""
+    bad `env`.
+
+    The bot is killed when the thread that called `spawn` ends (PR_SET_PDEATHSIG, so that a
+    worker killed outright leaves no bot behind): start bots from a thread that outlives them,
+    such as the worker's main thread."""
     if not argv:
         raise ValueError("a bot needs a command")
     program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
@@ -640,7 +757,9 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     plan = _plan()
     mode, tools = plan.mode, plan.tools
     warnings = list(plan.isolation.warnings)
-    base = Path(tempfile.mkdtemp(prefix="tianti-bot-"))
+    if time.time() - _swept[0] > 60:
+        _sweep()
+    base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))
     try:
         os.chmod(base, 0o711)  # its uid may pass through to `work`, not list or read the rest
         work = base / "work"
@@ -665,10 +784,14 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         nproc = _nproc(mode, limits)
         preexec = None
         if mode in ("root-ns", "user-ns"):
-            command, _ = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
-                                  _default_hides() + [Path(h) for h in hide])
+            soft, hard = _default_hides()
+            command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
+                                       soft, hard + [Path(h) for h in hide])
+            warnings += hidden
         else:
-            command = _rlimit_args(tools, limits, nproc) + list(argv)
+            oom = ([tools["sh"], "-c", "echo 1000 > /proc/self/oom_score_adj; unset PWD OLDPWD;"
+                    ' exec "$@"', "sh"] if "sh" in tools else [])
+            command = _lifeline(tools) + _rlimit_args(tools, limits, nproc) + oom + list(argv)
         if "prlimit" not in tools:
             preexec = functools.partial(_set_rlimits, limits, nproc)
         fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)

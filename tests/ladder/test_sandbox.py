@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -31,7 +32,7 @@ def needs(feature: str) -> pytest.MarkDecorator:
 
 def reachable_by_others(path: str) -> bool:
     real = Path(os.path.realpath(path))
-    return all(os.stat(p).st_mode & 0o001 for p in real.parents) and bool(os.stat(real).st_mode & 0o001)
+    return all(os.stat(p).st_mode & 0o001 for p in [real, *real.parents])
 
 
 # The interpreter the bots run on: this one, except in the fallback (no mount namespace to bind it
@@ -68,17 +69,23 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tup
     return features
 
 
-def bot_folders() -> set[str]:
-    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("tianti-bot-")}
+@pytest.fixture
+def own_tempdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary folder for spawn's folders that no other process writes into."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
 
 
-def processes_with(marker: bytes) -> list[int]:
+def processes_with(marker: bytes, start: bytes = b"") -> list[int]:
+    """The processes whose command line starts with `start` and holds `marker` (a zombie's
+    command line is empty: only live processes are found)."""
     found = []
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
                 with open(f"/proc/{name}/cmdline", "rb") as file:
-                    if marker in file.read():
+                    line = file.read()
+                    if line.startswith(start) and marker in line:
                         found.append(int(name))
             except OSError:
                 pass
@@ -423,13 +430,12 @@ def test_the_environment_is_scrubbed(mode: tuple[str, ...],
         bot.kill()
 
 
-def test_a_bot_is_never_given_tianti_db() -> None:
-    before = bot_folders()
+def test_a_bot_is_never_given_tianti_db(own_tempdir: Path) -> None:
     with pytest.raises(ValueError, match="never given TIANTI_DB"):
         python_bot("pass", env={"TIANTI_DB": "/x.db"})
     with pytest.raises(ValueError, match="bad environment variable"):
         python_bot("pass", env={"A=B": "1"})
-    assert bot_folders() == before  # no folder left behind
+    assert os.listdir(own_tempdir) == []  # no folder left behind
 
 
 def test_only_its_pipes_are_open(mode: tuple[str, ...], tmp_path: Path) -> None:
@@ -470,11 +476,10 @@ def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     assert not bot.workdir.exists()
 
 
-def test_a_missing_command_is_a_clear_error() -> None:
-    before = bot_folders()
+def test_a_missing_command_is_a_clear_error(own_tempdir: Path) -> None:
     with pytest.raises(FileNotFoundError, match="bot command not found .*: no-such-bot-here"):
         spawn(["no-such-bot-here", "--level", "3"])
-    assert bot_folders() == before
+    assert os.listdir(own_tempdir) == []
 
 
 @needs("hidden-paths")
@@ -527,3 +532,172 @@ def test_the_bot_cannot_write_outside_its_private_folders(outside_tmp: Path) -> 
     finally:
         bot.kill()
     assert os.listdir(outside_tmp) == []
+
+
+def test_the_oom_killer_takes_the_bot_first(mode: tuple[str, ...]) -> None:
+    bot = python_bot("print(open('/proc/self/oom_score_adj').read().strip(), flush=True)")
+    try:
+        assert answer(bot) == 1000
+    finally:
+        bot.kill()
+
+
+REFEREE = """
+import sys, time
+from ladder.referee import sandbox
+if sys.argv[1] == "fallback":
+    sandbox._try_namespaces = lambda mode, tools: "refused for a test"
+code = '''
+import subprocess, time
+subprocess.Popen(["sleep", "555.2323"], start_new_session=True)  # leaves its process group
+print("[]", flush=True)
+time.sleep(555.2323)
+'''
+bot = sandbox.spawn([sys.argv[2], "-c", code])
+bot.stdout.readline()
+print(bot.workdir.parent, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None:
+    """The worker holding a bot is killed (SIGKILL, no clean-up): the bot does not outlive it,
+    and the next spawn's sweep clears its folder and (in the fallback, as root) the grandchild
+    that had left its process group."""
+    which = "fallback" if "pid-namespace" not in mode else "machine"
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    referee = subprocess.Popen([sys.executable, "-c", REFEREE, which, BOT_PYTHON],
+                               stdout=subprocess.PIPE, env=env)
+    bot = (b"555.2323", BOT_PYTHON.encode() + b"\0-c\0\nimport subprocess")  # marker, start
+    grandchild = (b"555.2323", b"sleep\0")
+    try:
+        assert referee.stdout is not None
+        folder = Path(referee.stdout.readline().decode().strip())
+        assert folder.is_dir() and folder.name.startswith(f"tianti-bot-{referee.pid}-")
+        for _ in range(500):
+            if processes_with(*grandchild):
+                break
+            time.sleep(0.01)
+        assert len(processes_with(*bot)) == len(processes_with(*grandchild)) == 1
+    finally:
+        referee.kill()
+        referee.wait()
+    for _ in range(500):
+        if not processes_with(*bot):
+            break
+        time.sleep(0.01)
+    assert processes_with(*bot) == []  # the bot went with the referee
+    if "pid-namespace" in mode:  # and with it, as init of its namespace, everything in it
+        assert processes_with(*grandchild) == []
+    sandbox._sweep(min_age=0)
+    assert not folder.exists()
+    if "uid-drop" in mode:  # what had left the bot's process group had the bot's uid
+        assert processes_with(*grandchild) == []
+
+
+@needs("hidden-paths")
+def test_a_store_is_hidden_even_inside_the_bots_own_folder(
+        outside_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tianti tournament run --db ./ladder.db` from the folder the bot's module is in: the module
+    is found, the store (world-readable, as SQLite makes it) and tianti's data folder are not."""
+    project = outside_tmp / "project"
+    data = project / "data"
+    for folder in (project, data):
+        folder.mkdir(mode=0o755)
+        folder.chmod(0o755)
+    files = {project / "mybot.py": "NAME = 'mine'\n", project / "ladder.db": "the true state",
+             project / "ladder.db-wal": "the true state, newer", data / "seat0.out": "secret"}
+    for path, text in files.items():
+        path.write_text(text)
+        path.chmod(0o644)
+    monkeypatch.setenv("TIANTI_DATA_DIR", str(data))
+    bot = python_bot(f"""
+        import json, os, mybot
+        def read(path):
+            try:
+                return open(path).read()
+            except OSError as err:
+                return type(err).__name__
+        print(json.dumps([mybot.NAME, read("{project}/ladder.db"), read("{project}/ladder.db-wal"),
+                          read("{data}/seat0.out"), os.listdir("{data}")]))
+    """, pythonpath=[str(project)], hide=[str(project / "ladder.db")])
+    try:
+        assert answer(bot) == ["mine", "", "", "FileNotFoundError", []]
+    finally:
+        bot.kill()
+
+
+@needs("mount-namespace")
+def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                 request: pytest.FixtureRequest) -> None:
+    """A mount the kernel refuses half-way (made to fail here): the bot never starts, the exit
+    status is SETUP_FAILED (not the bot's fault) and stderr says why."""
+    real = sandbox._ns_argv
+
+    def failing(*args: object, **kwargs: object) -> tuple[list[str], list[str]]:
+        command, warnings = real(*args, **kwargs)  # type: ignore[arg-type]
+        script = command.index("-ec") + 1
+        command[script] = command[script].replace("\nunset PWD", "\nmount -n --bind /nowhere"
+                                                  " /nothing\nunset PWD")
+        return command, warnings
+
+    assert "mount-namespace" in probe().features  # probed (and cached) before the failure is made
+    monkeypatch.setattr(sandbox, "_ns_argv", failing)
+    bot = python_bot("print('started', flush=True)")
+    try:
+        assert bot.wait(30) == sandbox.SETUP_FAILED
+        assert bot.stdout.read() == b""
+        assert "could not set up the namespaces of the bot" in bot.stderr_tail()
+        assert "mount: /nothing" in bot.stderr_tail()
+    finally:
+        bot.kill()
+
+    # found by the probe, the same failure makes every bot fall back, and says why
+    request.addfinalizer(sandbox._plan.cache_clear)
+    sandbox._plan.cache_clear()
+    assert "pid-namespace" not in probe().features
+    assert probe().warnings[0].startswith("the kernel refused namespaces (mount: /nothing: ")
+
+
+@needs("hidden-paths")
+def test_a_user_namespace_of_its_own_does_not_unhide_anything(
+        outside_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot makes itself root of a user and mount namespace of its own and tries to unmount
+    what hides the referee's home, and to make the root file system writable again: the kernel
+    keeps mounts it inherited locked."""
+    home = outside_tmp / "home"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    (home / "notes.txt").write_text("private")
+    (home / "notes.txt").chmod(0o644)
+    monkeypatch.setenv("HOME", str(home))
+    script = (f"umount {home} 2>/dev/null; umount -l {home} 2>/dev/null;"
+              " mount -n -o remount,rw / 2>/dev/null;"
+              f" echo root=$(id -u) notes=$(cat {home}/notes.txt 2>/dev/null)"
+              " >/tmp/out; touch /escaped 2>/dev/null && echo writable >>/tmp/out; cat /tmp/out")
+    bot = spawn(["/bin/sh", "-c", f"unshare --user --map-root-user --mount sh -c '{script}'"
+                 " || echo no user namespace"])
+    try:
+        out = bot.stdout.read().decode()
+        if "no user namespace" in out:
+            pytest.skip("this kernel gives a bot no user namespace of its own: nothing to test")
+        assert out == "root=0 notes=\n"  # root of its namespace, and still nothing to read
+    finally:
+        bot.kill()
+
+
+def test_a_forked_child_of_the_referee_leaves_its_bots_alone(mode: tuple[str, ...]) -> None:
+    bot = python_bot("import sys; print('[]', flush=True); sys.stdin.read()")
+    try:
+        assert answer(bot) == []
+        child = os.fork()
+        if child == 0:  # what its exit's finalizers would do: the bot is not its own
+            try:
+                bot.kill()
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+        assert bot.alive()
+    finally:
+        bot.kill()
+    assert not bot.alive()
