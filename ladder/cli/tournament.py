@@ -345,7 +345,11 @@ def placement_lines(bots: Any) -> list[str]:
         isolation = probe()
         out.append("in processes of their own: " + ", ".join(where["process"]))
         out.append("  their sandbox here: " + isolation.summary())
-        out += ["  warning: " + w for w in isolation.warnings]
+        import textwrap
+
+        for w in isolation.warnings:
+            out += textwrap.wrap("warning: " + w, 80, initial_indent="  ",
+                                 subsequent_indent="    ")
     if where.get("inproc"):
         out.append("in the referee's process, as asked (trusted): " + ", ".join(where["inproc"]))
     return [line if len(line) <= 80 else line[:77] + "..." for line in out]
