@@ -34,8 +34,9 @@ class PlayError(TiantiError, ValueError):
 
 
 def is_code_spec(spec: str) -> bool:
-    """Whether a bot spec imports and runs Python code (`python:module:factory`)."""
-    return spec.strip().lower().startswith("python:")
+    """Whether a bot spec runs code of its own (`python:module:factory`, `inproc:python:...`,
+    an `exec:` program): a save naming one needs --trust."""
+    return spec.strip().lower().startswith(("python:", "inproc:", "exec:"))
 
 
 def default_save_path(game: str) -> Path:
