@@ -711,9 +711,9 @@ def play_task(task: GameTask, heartbeat: Any = None,
         for f in faults[len(task.prefix_faults):]:
             if sandbox is not None and f.seat in guarded:
                 f.message = with_output(f.message, sandbox.output(f.seat))
-            elif _processes.get((f.seat, task.bots[f.seat][1])) is not None:
-                f.message = with_output(f.message, _processes[(f.seat, task.bots[f.seat][1])]
-                                        .stderr_tail())
+            elif type(bots_made[f.seat]) is ProcessBot and f.kind != "crashed":
+                # (a crash's message carries its stderr already)
+                f.message = with_output(f.message, bots_made[f.seat].stderr_tail())
         _keep_processes(task, bots_made)
     finally:
         if sandbox is not None:

@@ -133,6 +133,7 @@ class Misbehaves:
         if self.calls < self.after:
             return view.legal_actions()[0]
         how = self.how
+        print(f"misbehaves: about to {how}", file=sys.stderr, flush=True)
         if how == "sleep":
             time.sleep(3600)
         elif how in ("garbage", "flood"):

@@ -145,6 +145,7 @@ def test_a_bot_that_breaks_the_protocol_is_charged_with_its_kind(
             # referee sees no end of file: the silent bot is killed at its limit instead
             kind, text = "timeout", "time limit of 1 s"
         assert fault is not None and fault["kind"] == kind and text in fault["message"], fault
+        assert f"misbehaves: about to {how}" in fault["message"]  # its stderr, kept
         assert fault["move"] >= 4
         _replays(g)
     _no_guest_left()
