@@ -214,3 +214,24 @@ def test_a_person_plays_against_a_process_bot_with_undo(tmp_path: Path) -> None:
     finally:
         session.close()
     assert bot.dead
+
+
+def test_a_game_joined_part_way_is_sent_from_its_start() -> None:
+    """A game resumed after a lost worker starts part-way: the bot is sent the moves so far
+    (replayed from the start), then plays on; the updates cover every decision once."""
+    game = load_game("mount-tai", players=2)
+    state = game.new_initial_state(6)
+    rng = random.Random(6)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "--full", "random(seed=1)"],
+                     move_timeout=10.0, setup_timeout=60.0, transcript=True,
+                     pythonpath=[str(REPO)])
+    result = play_game(state, [bot, make_bot("random(seed=2)")], referee=Referee(10.0))
+    bot.close()
+    assert result.faults == []
+    updates = [json.loads(line) for who, line in bot.transcript or []
+               if who == "referee" and '"type":"update"' in line]
+    assert [u["move"] for u in updates] == list(range(-1, len(result.actions)))
+    assert [u["action"] for u in updates[1:]] == result.actions
+    assert all(u["text"] for u in updates[1:])
