@@ -449,7 +449,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_bot(spec: str, **overrides: Any) -> Bot:
-    """The bot a spec string describes, e.g. "random" or "random(seed=3)"."""
+    """The bot a spec string describes, e.g. "random" or "random(seed=3)", made in this process
+    (`inproc:python:...` is a `python:` bot asked for in-process; `exec:` programs are started by
+    the ladder, `ladder.referee.players`, not here)."""
+    if spec.strip().startswith("exec:"):
+        raise BotSpecError(f"bot spec {spec!r}: an exec: bot is a program of its own; the "
+                           "ladder plays it (tianti tournament, watch, play)")
+    if spec.strip().startswith("inproc:"):
+        spec = spec.strip()[len("inproc:"):]
+        if not spec.startswith("python:"):
+            raise BotSpecError(f"bot spec {spec!r}: inproc: applies to python: bots only")
     name, raw = parse_spec(spec)
     if name.startswith("python:"):
         return _python_bot(name, raw)

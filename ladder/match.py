@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from ai.bots import Bot, make_bot
+from ladder.referee.host import BotFault, ProcessBot
 
 # How much of an error message or traceback a fault keeps.
 _MESSAGE_LIMIT = 2000
@@ -219,6 +220,7 @@ class Referee:
         what = "the move time limit" if limit == self.move_timeout else "the time limit"
         hb = self.heartbeat
         error: str | None = None
+        kind = "error"
         self.guard.enter(seat)
         start = time.perf_counter()
         hb.begin(seat, index, limit)
@@ -227,6 +229,8 @@ class Referee:
                 value = fn(*args)
             except MoveTimeout:
                 raise
+            except BotFault as e:  # a bot in its own process failed in a protocol's way
+                error, kind, value = e.message, e.kind, None
             except BaseException as e:  # a bot's SystemExit or KeyboardInterrupt loses it too
                 self._forked_child_ends()
                 error = _describe_exception_safely(e)
@@ -243,6 +247,8 @@ class Referee:
                 f"no answer within {what} of {limit:g} s (interrupted after {seconds:.3f} s)")
         seconds = time.perf_counter() - start
         self.guard.leave(seat)
+        if error is not None and kind != "error":
+            return None, seconds, Fault(seat, index, kind, error)
         if error is not None and limit is not None and seconds > limit:
             # e.g. an interrupt swallowed while describing its exception: late all the same
             last = error.strip().splitlines()[-1] if error.strip() else ""
@@ -510,6 +516,11 @@ def play_game(
             if methods.restart is not None:
                 methods.restart()
                 tampered(seat, "restart()")
+    # bots in processes of their own are sent what their seat sees of each decision
+    feeds = [(seat, bot) for seat, bot in enumerate(bots) if type(bot) is ProcessBot]
+    for seat, bot in feeds:
+        if referee is None or seat not in referee.faulted_seats():
+            bot.begin(state, seat)
     move_times: list[float] = []
     movers: list[int] = []
     while not state.is_terminal():
@@ -533,8 +544,12 @@ def play_game(
             on_move(MoveEvent(index, player, action, state.action_to_string(action),
                               state.clone()))
             guard.restore_game()
+        text = state.action_to_string(action) if feeds else ""
         state.apply_action(action)
         history.append(action)
+        for seat, bot in feeds:
+            if referee is None or seat not in referee.faulted_seats():
+                bot.observe(state, index, player, action, text)
         guard.remember(state)
         move_times.append(seconds)
         movers.append(player)

@@ -48,7 +48,8 @@ class PlayError(TiantiError, ValueError):
 
 
 def is_code_spec(spec: str) -> bool:
-    """Whether a bot spec runs code of the user's (`python:module:factory`, `exec:COMMAND`)."""
+    """Whether a bot spec runs code of the user's (`python:module:factory`, `inproc:python:...`,
+    an `exec:` program): a save naming one needs --trust."""
     from ladder.roster import runs_code
 
     return runs_code(spec)
@@ -135,7 +136,30 @@ class PlaySession:
         return session
 
     def _make_bots(self) -> None:
-        self.bots = {i: make_bot(spec) for i, spec in enumerate(self.specs) if i != self.seat}
+        from ladder.match import setup_limit
+        from ladder.referee.players import make_player
+
+        # a user's bot plays from a process of its own (its handshake may take a minute)
+        self.bots = {i: make_player(spec, setup_timeout=setup_limit(60.0))
+                     for i, spec in enumerate(self.specs) if i != self.seat}
+        self._begin_feeds()
+
+    def _feeds(self) -> list[tuple[int, Any]]:
+        """The bots playing from processes of their own, by seat: they are told each move."""
+        from ladder.referee.host import ProcessBot
+
+        return [(i, b) for i, b in self.bots.items() if type(b) is ProcessBot]
+
+    def _begin_feeds(self) -> None:
+        """Start the game (as it stands) for the bots in processes of their own."""
+        for i, bot in self._feeds():
+            bot.begin(self.state, i)
+
+    def close(self) -> None:
+        """Quit the bots that play from processes of their own."""
+        from ladder.referee.players import close_all
+
+        close_all(list(self.bots.values()))
 
     # -- the flow -------------------------------------------------------------------------------
 
@@ -191,6 +215,8 @@ class PlaySession:
     def _play(self, player: int, action: int, seconds: float) -> None:
         text = self.state.action_to_string(action)
         self.state.apply_action(action)
+        for _, bot in self._feeds():
+            bot.observe(self.state, self.state.move_number() - 1, player, action, text)
         self.log.append(LoggedMove(len(self.log), player, text, seconds))
 
     def orderless_sets(self) -> dict[tuple[int, ...], list[int]] | None:
@@ -327,6 +353,7 @@ class PlaySession:
         for bot in self.bots.values():
             if hasattr(bot, "restart"):
                 bot.restart()
+        self._begin_feeds()
         return True
 
     def hint(self, top: int = 5) -> Hint:

@@ -32,12 +32,12 @@ class RosterError(TiantiError, ValueError):
 
 # The spec prefixes of a user's own code: a Python bot (`python:module:factory`) or a program
 # speaking the bot protocol (`exec:COMMAND ARGS`).
-CODE_PREFIXES = ("python:", "exec:")
+CODE_PREFIXES = ("python:", "inproc:", "exec:")
 
 
 def runs_code(spec: str) -> bool:
-    """Whether a bot spec runs code of the user's (a `python:` or `exec:` bot) rather than one
-    of tianti's own bots. A file or store naming one is data, not consent: such a bot is only
+    """Whether a bot spec runs code of the user's (a `python:`, `inproc:python:` or `exec:`
+    bot) rather than one of tianti's own bots. A file or store naming one is data, not consent: such a bot is only
     made when the user names it again or says they trust the file (`--trust`)."""
     return spec.strip().lower().startswith(CODE_PREFIXES)
 

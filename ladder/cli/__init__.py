@@ -20,8 +20,8 @@ import typer
 from typer.core import TyperGroup
 
 from engine.core.errors import TiantiError
-from ladder.cli import (bench, bots, games, play, ratings, replay, review, rules, tournament,
-                        watch)
+from ladder.cli import (bench, bot, bots, games, play, ratings, replay, review, rules,
+                        tournament, watch)
 
 
 def version() -> str:
@@ -168,6 +168,7 @@ app.add_typer(ratings.app, name="ladder")
 app.command("replay")(replay.replay)
 app.command("review")(review.review)
 app.command("bots")(bots.bots)
+app.command("bot")(bot.bot)
 
 
 def main() -> None:

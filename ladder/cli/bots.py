@@ -13,8 +13,9 @@ from ladder.cli.screen import echo_fit, hang, spec_pieces, words
 def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
     """List the bots a spec can name and every option each one takes.
 
-    A spec is NAME or NAME(key=value,...), or python:module:factory(key=value,...) for your
-    own bot."""
+    A spec is NAME or NAME(key=value,...), python:module:factory(key=value,...) for your
+    own bot (out of process; inproc:python:... inside the referee's), or exec:COMMAND ARGS
+    for a program speaking the bot protocol (docs/PROTOCOL.md)."""
     out_fmt = output_format(fmt, json_out)
     listing = describe_bots()
     if out_fmt is Format.json:
@@ -35,7 +36,12 @@ def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
     echo_fit("python:MODULE:FACTORY(key=value,...): your own bot, made by calling "
              "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
              "(restart() and inform_action(view, player, action) are optional; a view is "
-             "a determinization of the bot's own seat, never the game itself).")
+             "a determinization of the bot's own seat, never the game itself). It plays "
+             "from a sandboxed process of its own; inproc:python:... runs it inside the "
+             "referee's process (for a bot you trust).")
+    echo_fit("exec:COMMAND ARGS: any program speaking the bot protocol on stdin/stdout "
+             "(docs/PROTOCOL.md), in a sandboxed process; `tianti bot SPEC` serves "
+             "tianti's own bots that way.")
     _print_levels()
 
 

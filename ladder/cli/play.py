@@ -403,6 +403,17 @@ def play(
         narrate(lines)
 
     try:
+        _loop(session, saver, announce, played, show_thinking, confirm_forced, db, previous)
+    except TiantiError as e:  # a bot in a process of its own failed
+        raise fail(str(e))
+    finally:
+        session.close()
+
+
+def _loop(session: Any, saver: Any, announce: Any, played: Any, show_thinking: bool,
+          confirm_forced: bool, db: Any, previous: list[str] | None) -> None:
+    """The game's turns until it ends or the person quits (play's body)."""
+    try:
         while True:
             session.run_bots(before=lambda p: _thinking(p, session.bot_name(p)), after=announce)
             if session.state.is_terminal():

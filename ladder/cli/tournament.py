@@ -131,10 +131,17 @@ def run(
     sprt: SprtOpt = None,
     alpha: AlphaOpt = 0.05,
     beta: BetaOpt = 0.05,
+    in_process: Annotated[bool, typer.Option(
+        "--in-process", help="run python: bots inside the referee's process (faster; they can "
+        "reach everything there, so only for bots you trust); the run records it")] = False,
     fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play a tournament between named bots, storing every game; prints the run's results.
+
+    tianti's own bots play inside the referee's process; every other bot (python:, exec:)
+    plays from a sandboxed process of its own over the bot protocol (docs/PROTOCOL.md),
+    unless --in-process (or an inproc: spec) asks otherwise.
 
     Every deal is played at every seating of the bots with the same seed (duplicate games).
     A bot with a seed option that its spec leaves unset gets a seed derived from the deal and
@@ -159,6 +166,10 @@ def run(
             check_text(label, "--label")
         g = make_game(game, players, option)
         bots = roster(bot, bots_file, move_timeout or None)
+        if in_process:
+            from ladder.referee.players import in_process as inproc
+
+            bots = [(n, inproc(s)) for n, s in bots]
         if not bots:
             raise TiantiError("name the bots: --bot NAME=SPEC (repeatable) or --bots-file FILE")
         if seed is None:
@@ -210,6 +221,8 @@ def run(
                      f"(alpha {test.alpha:g}, beta {test.beta:g}): stops when it decides")
         echo_fit(f"{back.workers} {back.name} worker{'s' if back.workers != 1 else ''}; "
                  f"store {store.path}")
+        for line in placement_lines(spec.bots):
+            echo_fit(line)
     _play(store, run_id, back, progress, out_fmt)
 
 
@@ -342,6 +355,43 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
         raise typer.Exit(code=130)
 
 
+def placement_lines(bots: Any) -> list[str]:
+    """Where each bot plays, for the run's header: one line per kind of place (none when every
+    bot is tianti's own), each fitting 80 columns by listing names only."""
+    from ladder.referee.players import placement
+
+    where: dict[str, list[str]] = {}
+    for name, spec in bots:
+        where.setdefault(placement(spec), []).append(name)
+    out = []
+    if where.get("process"):
+        from ladder.referee.sandbox import probe
+
+        isolation = probe()
+        out.append("in processes of their own: " + ", ".join(where["process"]))
+        out.append("  their sandbox here: " + isolation.summary())
+        import textwrap
+
+        for w in isolation.warnings:
+            out += textwrap.wrap("warning: " + w, 80, initial_indent="  ",
+                                 subsequent_indent="    ")
+    if where.get("inproc"):
+        out.append("in the referee's process, as asked (trusted): " + ", ".join(where["inproc"]))
+    return [line if len(line) <= 80 else line[:77] + "..." for line in out]
+
+
+def _isolation(bots: Any) -> dict[str, Any] | None:
+    """The sandbox the bots in processes of their own get on this machine (None: none)."""
+    from ladder.referee.players import placement
+
+    if not any(placement(s) == "process" for _, s in bots):
+        return None
+    from ladder.referee.sandbox import probe
+
+    isolation = probe()
+    return {"features": list(isolation.features), "warnings": list(isolation.warnings)}
+
+
 def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]:
     """The run's answer: its own ladder (its games only, rated in memory), the pairwise Elo
     difference for two bots, the sequential test, and the report of this invocation."""
@@ -361,7 +411,11 @@ def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]
                 **elo_summary(h.above.get((a, b), 0), h.below.get((a, b), 0),
                               h.level.get((a, b), 0))}
     tracker = sprt_tracker(store, run_id, info.spec)
+    from ladder.referee.players import placement
+
     return {"run": run_id, "status": info.status, "planned": info.planned, "done": info.done,
+            "placement": {n: placement(s) for n, s in info.spec.bots},
+            "isolation": _isolation(info.spec.bots),
             "report": report.to_dict() if report is not None else None,
             "ladder": pool.to_dict() if pool is not None else None, "pair": pair,
             "sprt": tracker.state.to_dict() if tracker is not None else None}

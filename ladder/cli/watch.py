@@ -5,13 +5,13 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ai.bots import make_bot
 from engine.core.errors import TiantiError
 from engine.core.text import WIDTH, display_width, fit_lines
 from engine.registry import load_game
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, echo_narration,
                                 fail, make_game)
-from ladder.match import MoveEvent, play_game
+from ladder.match import MoveEvent, play_game, setup_limit
+from ladder.referee.players import close_all, make_player
 from ladder.narrate import HEADER, Line, narrator_for
 
 
@@ -56,7 +56,7 @@ def watch(
             specs = ["random"] * g.num_players
         if len(specs) != g.num_players:
             raise TiantiError(f"{len(specs)} bots given for {g.num_players} players")
-        seats = [make_bot(spec) for spec in specs]
+        seats = [make_player(spec, setup_timeout=setup_limit(60.0)) for spec in specs]
         state = g.new_initial_state(seed)
     except TiantiError as e:
         raise fail(str(e))
@@ -91,6 +91,10 @@ def watch(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: the game was not finished")
         raise typer.Exit(code=130)
+    except TiantiError as e:  # a bot in a process of its own failed
+        raise fail(str(e))
+    finally:
+        close_all(seats)
     if state.move_number() > 0:
         echo_narration(narrator.step(state.events()))
     typer.echo("")

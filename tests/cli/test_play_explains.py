@@ -158,6 +158,10 @@ def test_load_checks_the_file(tmp_path):
     specs[1] = "python:os:getcwd"
     out = load_with(dict(data, specs=specs))
     assert out.exit_code == 2 and "--trust" in out.flat and "python:os:getcwd" in out.flat
+    for spec in ("inproc:python:os:getcwd", "exec:sh -c 'touch x'"):
+        specs[1] = spec
+        out = load_with(dict(data, specs=specs))
+        assert out.exit_code == 2 and "--trust" in out.flat and spec in out.flat
     out = run(["--load", path, "--seed", "3", "-p", "5"], ["quit"])
     assert out.exit_code == 0, out.output
     assert "ignored: players, seed" in flat(out.output)
