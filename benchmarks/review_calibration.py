@@ -40,7 +40,7 @@ from engine.core.state import State  # noqa: E402
 from ladder.review import Settings, review_game  # noqa: E402
 from ladder.review.calibration import (accuracy_by_player, brier, brier_reference,  # noqa: E402
                                        calibration_error, decision_points, ordered,
-                                       reliability, table_text)
+                                       pair_table_text, reliability, table_text)
 from ladder.store import Store  # noqa: E402
 
 STRONG = "S"   # the bot name of `strong` in the store
@@ -156,6 +156,11 @@ def main() -> int:
     bins = reliability(points)
     score, ref = brier(points), brier_reference(points)
     ece = calibration_error(bins)
+    # The same table split by who decided: strong, or the level it played.
+    groups = {g: [tuple(p) for r in results if (r["bot"] == STRONG) == (g == STRONG)
+                  for p in r["points"]] for g in (STRONG, "levels")}
+    split = {g: reliability(pts) for g, pts in groups.items() if pts}
+    split_brier = {g: brier(pts) for g, pts in groups.items() if pts}
     acc = accuracy_by_player((r["bot"], r["accuracy"]) for r in results)
     by_pair = accuracy_by_player((f"{r['bot']} vs {r['opponent']}", r["accuracy"])
                                  for r in results)
@@ -165,7 +170,8 @@ def main() -> int:
     decisions = sum(r["decisions"] for r in results)
 
     print(f"tianti review calibration: {len(games)} Dragon games (2 players), seed "
-          f"{args.seed}, store {db}")
+          f"{args.seed},")
+    print(f"store {db};")
     print(f"strong at {args.strong_iterations:,} iterations a move against levels "
           f"{', '.join(map(str, numbers))}, both seatings;")
     print(f"reviewer strong at {args.review_iterations:,} iterations a decision; {reviews} "
@@ -176,6 +182,13 @@ def main() -> int:
         print(line)
     print(f"  Brier score {score:.4f} (always the base rate: {ref:.4f}); "
           f"calibration error {100 * ece:.1f} pts")
+    if len(split) == 2:
+        print()
+        print("The same, by who decided (Brier score "
+              f"{split_brier[STRONG]:.4f} for strong, {split_brier['levels']:.4f} for the levels):")
+        for line in pair_table_text(split[STRONG], split["levels"],
+                                    ("strong's decisions", "the levels' decisions")):
+            print(line)
     print()
     print("Mean game accuracy with its 95% interval over games:")
     for name in order:
@@ -199,6 +212,8 @@ def main() -> int:
                "review_iterations": args.review_iterations, "workers": args.workers,
                "names": names, "reliability": [b.to_dict() for b in bins], "brier": score,
                "brier_reference": ref, "calibration_error": ece,
+               "reliability_by_decider": {g: [b.to_dict() for b in t] for g, t in split.items()},
+               "brier_by_decider": split_brier,
                "accuracy": {k: v.to_dict() for k, v in acc.items()},
                "accuracy_by_pair": {k: v.to_dict() for k, v in by_pair.items()},
                "order": order, "ordering_holds": holds, "ordering_clear": clearly,

@@ -167,6 +167,27 @@ def table_text(table: Sequence[Bin]) -> list[str]:
     return lines
 
 
+def pair_table_text(left: Sequence[Bin], right: Sequence[Bin], titles: tuple[str, str]
+                    ) -> list[str]:
+    """Two reliability tables of the same bins side by side (decisions, mean estimate,
+    fraction won for each), in lines of at most 80 columns."""
+    if [(b.low, b.high) for b in left] != [(b.low, b.high) for b in right]:
+        raise ReviewError("the two tables must have the same bins")
+
+    def cells(b: Bin) -> str:
+        if not b.count:
+            return f"{0:>9}       -       -"
+        return f"{b.count:>9}  {100 * b.estimate:5.1f}%  {100 * b.observed:5.1f}%"  # type: ignore
+
+    lines = [f"  {'':9}  {titles[0][:25]:^25} | {titles[1][:25]:^25}",
+             f"  {'estimate':9}  {'decisions':>9}  {'est.':>6}  {'won':>6} |"
+             f" {'decisions':>9}  {'est.':>6}  {'won':>6}"]
+    for a, b in zip(left, right):
+        span = f"{100 * a.low:3.0f}-{100 * a.high:3.0f}%"
+        lines.append(f"  {span:9}  {cells(a)} | {cells(b)}")
+    return lines
+
+
 __all__ = ["BINS", "Bin", "Summary", "accuracy_by_player", "bin_index", "brier",
            "brier_reference", "calibration_error", "decision_points", "ordered",
-           "reliability", "summarize", "table_text"]
+           "pair_table_text", "reliability", "summarize", "table_text"]

@@ -12,7 +12,7 @@ from engine.registry import load_game
 from ladder.review import Decision, GameReview, ReviewError, Settings, review_game
 from ladder.review.calibration import (accuracy_by_player, bin_index, brier, brier_reference,
                                        calibration_error, decision_points, ordered,
-                                       reliability, summarize, table_text)
+                                       pair_table_text, reliability, summarize, table_text)
 from ladder.review.verdict import drop_points, game_accuracy, move_accuracy
 
 
@@ -131,3 +131,13 @@ def test_a_real_game_reviewed_gives_one_point_per_decision():
     assert len(points) == len(review.decisions) > 0
     assert all(o == state.returns()[1] for _, o in points)
     assert sum(b.count for b in reliability(points)) == len(points)
+
+
+def test_side_by_side_tables_fit_80_columns_and_need_the_same_bins():
+    points = [p for g in GAMES for p in decision_points(g)]
+    lines = pair_table_text(reliability(points), reliability(points[:2]), ("all", "first"))
+    assert len(lines) == 12 and max(len(line) for line in lines) <= 80
+    assert lines[2].split() == ["0-", "10%", "1", "5.0%", "100.0%", "|", "1", "5.0%", "100.0%"]
+    assert lines[3].split()[-3:] == ["0", "-", "-"]   # no decision of the first game there
+    with pytest.raises(ReviewError, match="same bins"):
+        pair_table_text(reliability(points), reliability(points, bins=5), ("a", "b"))
