@@ -174,8 +174,8 @@ def main() -> int:
     print(f"store {db};")
     print(f"strong at {args.strong_iterations:,} iterations a move against levels "
           f"{', '.join(map(str, numbers))}, both seatings;")
-    print(f"reviewer strong at {args.review_iterations:,} iterations a decision; {reviews} "
-          f"seats, {decisions:,} decisions reviewed.")
+    print(f"reviewer strong at {args.review_iterations:,} iterations a decision;")
+    print(f"{reviews} seats, {decisions:,} decisions reviewed.")
     print()
     print("Estimated chance to win before each decision against the seat's result:")
     for line in table_text(bins):
