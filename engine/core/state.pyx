@@ -45,10 +45,26 @@ _INT_MIN = -(1 << 31)
 _INT_MAX = (1 << 31) - 1
 
 
+# Game classes copied as plain objects (no copying hooks of their own), by class.
+_PLAIN_GAMES = {}
+
+
 def _own_game(game):
     """A copy of `game` with its own options dict: a state handed to a bot must not share the
-    Game object (and its options) with the referee's state."""
-    other = copy.copy(game)
+    Game object (and its options) with the referee's state. (What `copy.copy` does for a plain
+    Game, without its generic machinery: it runs for every view.)"""
+    cls = type(game)
+    plain = _PLAIN_GAMES.get(cls)
+    if plain is None:
+        plain = _PLAIN_GAMES[cls] = not hasattr(cls, "__slots__") and all(
+            getattr(cls, name, None) is getattr(object, name, None)
+            for name in ("__copy__", "__reduce__", "__reduce_ex__", "__getstate__",
+                         "__setstate__", "__new__"))
+    if plain:
+        other = object.__new__(cls)
+        other.__dict__.update(game.__dict__)
+    else:
+        other = copy.copy(game)
     other.options = dict(game.options)
     return other
 
@@ -85,6 +101,10 @@ cdef class State:
         self._history = []
         self._resamples = []
         self._events = [[]]
+        self._nhist = -1
+        self._nev = -1
+        self._events_lent = False
+        self._seen = None
 
     def __dealloc__(self):
         free(self.data)
@@ -119,8 +139,45 @@ cdef class State:
             raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
         if setup:
             self._events = [step]
+            self._nev = -1
+            self._events_lent = False
+            self._seen = None
         else:
-            self._events.append(step)
+            self._own_events().append(step)
+
+    cdef list _own_history(self):
+        if self._nhist >= 0:
+            self._history = self._history[:self._nhist]
+            self._nhist = -1
+        return self._history
+
+    cdef list _own_events(self):
+        if self._nev >= 0:
+            self._events = self._events[:self._nev]
+            self._nev = -1
+        return self._events
+
+    cdef void _extend_last_events(self, list raw) except *:
+        events = self._own_events()
+        if self._events_lent:  # others read its entries: a new list of its own
+            self._events = events = list(events)
+            self._events_lent = False
+        last = len(events) - 1  # (no negative index: wraparound is off in the games)
+        events[last] = list(events[last]) + raw
+        self._seen = None  # the steps seen so far changed: filtered again when asked
+
+    cdef list _seen_by(self, int seat):
+        cdef Py_ssize_t i, n = self._nev if self._nev >= 0 else len(self._events)
+        if self._seen is None:
+            self._seen = [None] * MAX_GAME_PLAYERS
+        seen = self._seen[seat]
+        if seen is None:
+            self._seen[seat] = seen = []
+        # Only the steps since the last view of this seat are filtered: a view costs the same
+        # at any move. The list only grows, so the views made from it share it.
+        for i in range(len(seen), n):
+            seen.append([raw for raw in self._events[i] if self._event_visible(raw, seat)])
+        return seen
 
     def seat_index(self, value, str what="player") -> int:
         """`value` as a seat of this game: TypeError for a non-integer, ValueError naming `what`
@@ -180,7 +237,7 @@ cdef class State:
         cdef int a = v
         previous = self._log_begin(&log)
         self.gdef.apply_action(self.data, a)
-        self._history.append(a)
+        self._own_history().append(a)
         self._log_end(&log, previous, False)
 
     def _illegal_message(self, action) -> str:
@@ -201,35 +258,40 @@ cdef class State:
 
     def history(self) -> list:
         """The actions applied since the initial state."""
+        if self._nhist >= 0:
+            return self._history[:self._nhist]
         return list(self._history)
 
     def move_number(self) -> int:
-        return len(self._history)
+        return self._nhist if self._nhist >= 0 else len(self._history)
 
     # -- events ---------------------------------------------------------------------------------
 
     def events(self, move=None) -> list:
         """The rule events of the last decision's automatic steps (before any decision: the
         setup's); with `move`, those of decision number `move` (-1: the setup)."""
+        cdef Py_ssize_t moves = self.move_number()
+        events = self._own_events()
         if move is None:
-            move = len(self._history) - 1
+            move = moves - 1
         m = as_index(move, "move")
-        if not -1 <= m < len(self._history):
-            raise ValueError(f"move must be in -1..{len(self._history) - 1}, got {m}")
-        if m + 1 >= len(self._events):  # a view restored without events of the past
+        if not -1 <= m < moves:
+            raise ValueError(f"move must be in -1..{moves - 1}, got {m}")
+        if m + 1 >= len(events):  # a view restored without events of the past
             return []
         table = self.EVENT_TABLE
-        return [table.decode(m, raw) for raw in self._events[m + 1]]
+        return [table.decode(m, raw) for raw in events[m + 1]]
 
     def event_history(self) -> list:
         """Every rule event since the setup, in order (each knows its `move`)."""
         table = self.EVENT_TABLE
-        return [table.decode(i - 1, raw) for i, step in enumerate(self._events) for raw in step]
+        return [table.decode(i - 1, raw) for i, step in enumerate(self._own_events())
+                for raw in step]
 
     def raw_events(self) -> list:
         """The raw events per step ([0] the setup, [i + 1] decision i), as (kind, seat, cause,
         a, b, c, d) tuples: the compact form records and tests use."""
-        return [list(step) for step in self._events]
+        return [list(step) for step in self._own_events()]
 
     def _event_visible(self, tuple raw, int seat) -> bool:
         """Whether `seat` saw event `raw` happen (games with private events override)."""
@@ -321,9 +383,14 @@ cdef class State:
         self.gdef.copy_state(self.data, other.data)
         other.seed = self.seed
         other.viewer = self.viewer
-        other._history = list(self._history)
+        # the past is shared, not copied: each reads its own prefix, and copies it to change it
+        other._history = self._history
+        other._nhist = self.move_number()
+        other._events = self._events
+        other._nev = self._nev if self._nev >= 0 else len(self._events)
+        if self._nev < 0:
+            self._events_lent = True
         other._resamples = [list(r) for r in self._resamples]
-        other._events = list(self._events)
         return other
 
     def is_view(self) -> bool:
@@ -345,10 +412,18 @@ cdef class State:
         self.gdef.determinize(other.data, seat, &rng)
         other.seed = None
         other.viewer = seat
-        other._history = list(self._history)
-        other._events = [
-            [raw for raw in step if self._event_visible(raw, seat)] for step in self._events
-        ]
+        # The public history and the seen events are shared with this state, not copied (a
+        # view costs the same at any move): the view reads its own prefix of lists that only
+        # grow at their end, and copies them before it changes them (VIEWS.md, "A view").
+        other._history = self._history
+        other._nhist = self.move_number()
+        other._nev = self._nev if self._nev >= 0 else len(self._events)
+        if type(self)._event_visible is State._event_visible:  # the game shows every event
+            other._events = self._events
+            if self._nev < 0:
+                self._events_lent = True
+        else:
+            other._events = self._seen_by(seat)
         return other
 
     # -- records --------------------------------------------------------------------------------
@@ -365,7 +440,7 @@ cdef class State:
             "game": self.game.name,
             "options": dict(self.game.options),
             "seed": self.seed,
-            "actions": list(self._history),
+            "actions": self.history(),
         }
         if self._resamples:
             record["resamples"] = [list(r) for r in self._resamples]
@@ -382,8 +457,8 @@ cdef class State:
             "game": self.game.name,
             "options": dict(self.game.options),
             "viewer": self.viewer,
-            "actions": list(self._history),
-            "events": [[list(e) for e in step] for step in self._events],
+            "actions": self.history(),
+            "events": [[list(e) for e in step] for step in self._own_events()],
             "state": base64.b64encode(raw).decode("ascii"),
             "digest": hashlib.blake2b(raw, digest_size=16).hexdigest(),
         }
@@ -443,6 +518,7 @@ cdef class State:
         state.viewer = viewer
         state._history = list(actions)
         state._events = [[tuple(e) for e in step] for step in events] or [[]]
+        state._seen = None
         return state
 
     @staticmethod
@@ -587,7 +663,7 @@ cdef class State:
         view = "" if self.viewer is None else f" view of P{self.viewer}"
         return (
             f"<{type(self).__name__} {self.game.name} players={self.num_players()} "
-            f"move={len(self._history)}{' over' if self.is_terminal() else ''}{view}>"
+            f"move={self.move_number()}{' over' if self.is_terminal() else ''}{view}>"
         )
 
 
