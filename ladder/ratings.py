@@ -36,6 +36,7 @@ import trueskill
 
 from engine.core.errors import TiantiError
 from ladder.store import SCHEMA_VERSION, Store, StoreError, goal_reached, pool_key
+from ladder.trueskill_ffa import rate_free_for_all
 
 # TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 10 %).
 ENV = trueskill.TrueSkill()
@@ -184,9 +185,9 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
 
 def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
                ranks: list[int]) -> list[trueskill.Rating]:
-    """New ratings after one free-for-all game (ranks: 0 = first, equal = draw)."""
-    groups = env.rate([(r,) for r in ratings], ranks=ranks)
-    return [g[0] for g in groups]
+    """New ratings after one free-for-all game (ranks: 0 = first, equal = draw): `env.rate`'s,
+    computed without its factor-graph objects (ladder/trueskill_ffa.py)."""
+    return rate_free_for_all(env, ratings, ranks)
 
 
 def can_cache(store: Store) -> bool:
