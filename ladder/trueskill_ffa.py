@@ -28,26 +28,30 @@ class _Var:
     def __init__(self) -> None:
         self.pi = 0
         self.tau = 0
-        self.msg: dict[object, tuple[float, float]] = {}
+        self.msg: dict[int, tuple[float, float]] = {}
 
-    def _set(self, pi: float, tau: float) -> float:
+    def update_message(self, factor: int, pi: float, tau: float) -> float:
+        """Replace `factor`'s message by N(pi, tau); returns how much the variable moved."""
+        old_pi, old_tau = self.msg[factor]
+        self.msg[factor] = (pi, tau)
+        new_pi, new_tau = self.pi - old_pi + pi, self.tau - old_tau + tau
+        pi_delta = abs(self.pi - new_pi)
+        delta = 0. if pi_delta == _INF else max(abs(self.tau - new_tau), math.sqrt(pi_delta))
+        self.pi, self.tau = new_pi, new_tau
+        return delta
+
+    def update_value(self, factor: int, pi: float, tau: float) -> float:
+        """Set the variable to N(pi, tau), `factor`'s message following; returns how much the
+        variable moved."""
+        old_pi, old_tau = self.msg[factor]
+        self.msg[factor] = (pi + old_pi - self.pi, tau + old_tau - self.tau)
         pi_delta = abs(self.pi - pi)
         delta = 0. if pi_delta == _INF else max(abs(self.tau - tau), math.sqrt(pi_delta))
         self.pi, self.tau = pi, tau
         return delta
 
-    def update_message(self, factor: object, pi: float, tau: float) -> float:
-        old_pi, old_tau = self.msg[factor]
-        self.msg[factor] = (pi, tau)
-        return self._set(self.pi - old_pi + pi, self.tau - old_tau + tau)
 
-    def update_value(self, factor: object, pi: float, tau: float) -> float:
-        old_pi, old_tau = self.msg[factor]
-        self.msg[factor] = (pi + old_pi - self.pi, tau + old_tau - self.tau)
-        return self._set(pi, tau)
-
-
-def _sum_update(factor: object, var: _Var, vals: Sequence[_Var], coeffs: Sequence[float]) -> float:
+def _sum_update(factor: int, var: _Var, vals: Sequence[_Var], coeffs: Sequence[float]) -> float:
     """A sum factor's message to `var` from the other variables `vals` (trueskill's
     SumFactor.update)."""
     pi_inv: float = 0
@@ -66,7 +70,7 @@ def _sum_update(factor: object, var: _Var, vals: Sequence[_Var], coeffs: Sequenc
     return var.update_message(factor, pi, pi * mu)
 
 
-def _truncate_up(factor: object, var: _Var, v_func: Callable[[float, float], float],
+def _truncate_up(factor: int, var: _Var, v_func: Callable[[float, float], float],
                  w_func: Callable[[float, float], float], draw_margin: float) -> float:
     m_pi, m_tau = var.msg[factor]
     d_pi, d_tau = var.pi - m_pi, var.tau - m_tau
@@ -93,29 +97,30 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[trueskill.Rati
     perf = [_Var() for _ in range(n)]
     team = [_Var() for _ in range(n)]
     diff = [_Var() for _ in range(n - 1)]
-    # factor keys: ("p", i) prior, ("l", i) likelihood, ("s", i) team sum, ("d", j) difference,
-    # ("t", j) truncation; each factor's messages start at N(pi=0, tau=0)
+    # factor keys: i the prior of player i, L + i its likelihood, S + i its team's sum, D + j
+    # the j-th difference, T + j its truncation; every message starts at N(pi=0, tau=0)
+    L, S, D, T = n, 2 * n, 3 * n, 4 * n
     for i in range(n):
-        skill[i].msg[("p", i)] = skill[i].msg[("l", i)] = (0, 0)
-        perf[i].msg[("l", i)] = perf[i].msg[("s", i)] = (0, 0)
-        team[i].msg[("s", i)] = (0, 0)
+        skill[i].msg[i] = skill[i].msg[L + i] = (0, 0)
+        perf[i].msg[L + i] = perf[i].msg[S + i] = (0, 0)
+        team[i].msg[S + i] = (0, 0)
     # the prior, likelihood and team layers, down
     for i, r in enumerate(rated):
         sigma = math.sqrt(r.sigma ** 2 + env.tau ** 2)
         pi = sigma ** -2
-        skill[i].update_value(("p", i), pi, pi * r.mu)
+        skill[i].update_value(i, pi, pi * r.mu)
     for i in range(n):
-        key = ("l", i)
+        key = L + i
         m_pi, m_tau = skill[i].msg[key]
         d_pi, d_tau = skill[i].pi - m_pi, skill[i].tau - m_tau
         a = 1. / (1. + beta2 * d_pi)
         perf[i].update_message(key, a * d_pi, a * d_tau)
     for i in range(n):
-        _sum_update(("s", i), team[i], [perf[i]], [1])
+        _sum_update(S + i, team[i], [perf[i]], [1])
     # the difference and truncation layers
     funcs = []
     for j in range(n - 1):
-        d, t = ("d", j), ("t", j)
+        d, t = D + j, T + j
         team[j].msg[d] = team[j + 1].msg[d] = diff[j].msg[d] = (0, 0)
         diff[j].msg[t] = (0, 0)
         margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
@@ -123,17 +128,17 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[trueskill.Rati
         funcs.append((env.v_draw, env.w_draw, margin) if tie else (env.v_win, env.w_win, margin))
 
     def down(j: int) -> None:
-        _sum_update(("d", j), diff[j], [team[j], team[j + 1]], [+1, -1])
+        _sum_update(D + j, diff[j], [team[j], team[j + 1]], [+1, -1])
 
     def trunc(j: int) -> float:
         v_func, w_func, margin = funcs[j]
-        return _truncate_up(("t", j), diff[j], v_func, w_func, margin)
+        return _truncate_up(T + j, diff[j], v_func, w_func, margin)
 
     def up(j: int, index: int) -> None:
         if index == 0:
-            _sum_update(("d", j), team[j], [diff[j], team[j + 1]], [1. / 1, -(-1) / 1])
+            _sum_update(D + j, team[j], [diff[j], team[j + 1]], [1. / 1, -(-1) / 1])
         else:
-            _sum_update(("d", j), team[j + 1], [team[j], diff[j]], [-1 / -1, 1. / -1])
+            _sum_update(D + j, team[j + 1], [team[j], diff[j]], [-1 / -1, 1. / -1])
 
     last = n - 2
     for _ in range(10):
@@ -155,9 +160,9 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[trueskill.Rati
     up(0, 0)
     up(last, 1)
     for i in range(n):
-        _sum_update(("s", i), perf[i], [team[i]], [1. / 1])
+        _sum_update(S + i, perf[i], [team[i]], [1. / 1])
     for i in range(n):
-        key = ("l", i)
+        key = L + i
         m_pi, m_tau = perf[i].msg[key]
         d_pi, d_tau = perf[i].pi - m_pi, perf[i].tau - m_tau
         a = 1. / (1. + beta2 * d_pi)
