@@ -215,6 +215,8 @@ cdef class State:
 
     def is_legal(self, action) -> bool:
         """Whether `action` (an integer, not a bool) is legal now; never raises."""
+        if type(action) is int:  # the common case without a call (a bool's type is bool)
+            return self._legal_int(action)
         try:
             v = as_index(action, "action")
         except TypeError:
@@ -228,10 +230,14 @@ cdef class State:
         are then `events()`."""
         cdef EventLog log
         cdef EventLog* previous
-        try:
-            v = as_index(action, "action")
-        except TypeError as e:
-            raise IllegalActionError(f"action {_safe_repr(action)} is not legal: {e}") from None
+        if type(action) is int:  # the common case without a call (a bool's type is bool)
+            v = action
+        else:
+            try:
+                v = as_index(action, "action")
+            except TypeError as e:
+                raise IllegalActionError(
+                    f"action {_safe_repr(action)} is not legal: {e}") from None
         if not self._legal_int(v):
             raise IllegalActionError(self._illegal_message(v))
         cdef int a = v
@@ -403,7 +409,11 @@ cdef class State:
         yet drawn drawn afresh from `seed`. It carries no seed or record of this game: its
         `to_json` restores the view, never the truth (engine/core/VIEWS.md)."""
         cdef Rng rng
-        cdef int seat = self.seat_index(player, "player")
+        cdef int seat
+        if type(player) is int and 0 <= player < self.gdef.num_players(self.data):
+            seat = player  # the common case without a call
+        else:
+            seat = self.seat_index(player, "player")
         cdef uint64_t s = normalize_seed(seed)
         cdef State other = self._blank()
         other._bind(self.gdef, _own_game(self.game))
