@@ -12,7 +12,8 @@ cdef class State:
     cdef const GameDef* gdef     # the game's rule functions (static; never freed)
     cdef void* data              # this state's block, owned (malloc'd in _bind, freed on dealloc)
     cdef int* buf                # scratch for legal actions (gdef.max_legal_actions ints), owned
-    cdef readonly object game    # the Game (name, options) this state belongs to
+    cdef object _game            # the Game (name, options) this state belongs to: `game`
+    cdef object _game_of         # a copy's or view's source Game, until `game` copies it
     cdef readonly object seed    # the chance seed the game started from (int); None in a view
     cdef readonly object viewer  # None for a true game; in a view, the seat it is the view of
     cdef list _history           # actions applied since the initial state (see _nhist)
@@ -31,6 +32,8 @@ cdef class State:
     cdef void _bind(self, const GameDef* gdef, object game) except *
     # A new, unbound instance of this state's own class.
     cdef State _blank(self)
+    # The Game a copy or view of this state is to copy.
+    cdef object _source_game(self)
     # Whether the Python int `v` is one of the legal actions (False outside the C int range).
     cdef bint _legal_int(self, object v) except -1
     # Clear `log` and attach it as this thread's event sink; returns the sink it replaces.

@@ -45,6 +45,9 @@ _INT_MIN = -(1 << 31)
 _INT_MAX = (1 << 31) - 1
 
 
+# What a new state starts from (shared; never changed in place).
+_NO_ACTIONS = []
+_NO_EVENTS = [[]]
 # Game classes copied as plain objects (no copying hooks of their own), by class.
 _PLAIN_GAMES = {}
 
@@ -98,11 +101,13 @@ cdef class State:
         self.buf = NULL
         self.seed = None
         self.viewer = None
-        self._history = []
-        self._resamples = []
-        self._events = [[]]
-        self._nhist = -1
-        self._nev = -1
+        # a new state shares empty lists (never changed: copied on the first change), so that
+        # the views and clones that set their own make no list they do not keep
+        self._history = _NO_ACTIONS
+        self._nhist = 0
+        self._resamples = _NO_ACTIONS
+        self._events = _NO_EVENTS
+        self._nev = 1
         self._events_lent = False
         self._seen = None
 
@@ -112,7 +117,7 @@ cdef class State:
 
     cdef void _bind(self, const GameDef* gdef, object game) except *:
         self.gdef = gdef
-        self.game = game
+        self._game = game
         self.data = malloc(gdef.state_size)
         self.buf = <int*>malloc(gdef.max_legal_actions * sizeof(int))
         if self.data == NULL or self.buf == NULL:
@@ -121,6 +126,21 @@ cdef class State:
 
     cdef State _blank(self):
         return type(self).__new__(type(self))
+
+    @property
+    def game(self):
+        """The Game (name, options) this state belongs to. A copy or a view has a Game object of
+        its own (made when first asked for: most views are played without it), so that nothing
+        done to it reaches the state it was made from."""
+        if self._game is None:
+            self._game = _own_game(self._game_of)
+            self._game_of = None
+        return self._game
+
+    cdef object _source_game(self):
+        """The Game a copy or view of this state copies (its own or, not yet copied, its
+        source's)."""
+        return self._game if self._game is not None else self._game_of
 
     cdef EventLog* _log_begin(self, EventLog* log) noexcept:
         log.n = 0
@@ -385,7 +405,8 @@ cdef class State:
     def clone(self) -> State:
         """A deep, independent copy (history and events included; a view's clone is a view)."""
         cdef State other = self._blank()
-        other._bind(self.gdef, _own_game(self.game))
+        other._bind(self.gdef, None)
+        other._game_of = self._source_game()
         self.gdef.copy_state(self.data, other.data)
         other.seed = self.seed
         other.viewer = self.viewer
@@ -396,7 +417,8 @@ cdef class State:
         other._nev = self._nev if self._nev >= 0 else len(self._events)
         if self._nev < 0:
             self._events_lent = True
-        other._resamples = [list(r) for r in self._resamples]
+        if self._resamples:
+            other._resamples = [list(r) for r in self._resamples]
         return other
 
     def is_view(self) -> bool:
@@ -416,7 +438,8 @@ cdef class State:
             seat = self.seat_index(player, "player")
         cdef uint64_t s = normalize_seed(seed)
         cdef State other = self._blank()
-        other._bind(self.gdef, _own_game(self.game))
+        other._bind(self.gdef, None)
+        other._game_of = self._source_game()
         self.gdef.copy_state(self.data, other.data)
         rng_seed(&rng, s)
         self.gdef.determinize(other.data, seat, &rng)
@@ -527,7 +550,9 @@ cdef class State:
         state.seed = None
         state.viewer = viewer
         state._history = list(actions)
+        state._nhist = -1
         state._events = [[tuple(e) for e in step] for step in events] or [[]]
+        state._nev = -1
         state._seen = None
         return state
 

@@ -347,6 +347,14 @@ def test_views_and_clones_share_the_past_but_nothing_reaches_across(
     later.raw_events()[0].append((0,) * 7)
     assert later.history() == played and later.raw_events() == truth.raw_events()
     assert truth.history() == played
+    # Each has a Game of its own (made when first asked for): changing it reaches no other.
+    options = dict(truth.game.options)
+    for other in (later, *others):
+        assert other.game is not truth.game and other.game.options == options
+        other.game.options["vandal"] = 1
+    view_again = truth.resample_from_infostate(seat, 10)
+    for state in (truth, view_again, view_again.clone(), truth.clone()):
+        assert state.game.options == options
     # A view made later sees the truth's later past; an earlier one still does not.
     assert later.move_number() == len(played) and view.move_number() == len(history) + 1
     assert later.information_state_string(seat) == truth.information_state_string(seat)
