@@ -17,6 +17,9 @@ import trueskill
 
 from ladder.trueskill_c import rate as _rate_c
 
+# The draw margin between two players, by (draw probability, beta), under the default backend.
+_MARGINS: dict[tuple[float, float], float] = {}
+
 
 def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[trueskill.Rating],
                       ranks: Sequence[int]) -> list[trueskill.Rating]:
@@ -26,7 +29,10 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[trueskill.Rati
     if (n >= 2 and len(ranks) == n and type(env) is trueskill.TrueSkill and env.backend is None
             and not callable(env.draw_probability)):
         order = sorted(range(n), key=lambda i: ranks[i])  # stable, as rate's sort
-        margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+        key = (env.draw_probability, env.beta)
+        margin = _MARGINS.get(key)
+        if margin is None:
+            margin = _MARGINS[key] = trueskill.calc_draw_margin(env.draw_probability, 2, env)
         rated = _rate_c([ratings[i].mu for i in order], [ratings[i].sigma for i in order],
                         [ranks[i] for i in order], env.beta, env.tau, margin)
         if rated is not None:
