@@ -9,7 +9,7 @@ import math
 import random
 from typing import Any, Callable, Protocol, runtime_checkable
 
-from engine.core.errors import TiantiError
+from engine.core.errors import TiantiError, did_you_mean
 
 
 class BotSpecError(TiantiError, ValueError):
@@ -209,6 +209,11 @@ class StrongBot:
             self.bot = SearchBot(**options)
             self.game = name
         return self.bot
+
+    def searcher_for(self, state: Any) -> Any:
+        """The compiled searcher this bot uses for `state`'s game (made if needed), e.g. to
+        search for a seat that is not the one to move."""
+        return self._bot_for(state).searcher
 
     @property
     def searcher(self) -> Any:
@@ -444,18 +449,29 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_bot(spec: str, **overrides: Any) -> Bot:
-    """The bot a spec string describes, e.g. "random" or "random(seed=3)"."""
+    """The bot a spec string describes, e.g. "random" or "random(seed=3)", made in this process
+    (`inproc:python:...` is a `python:` bot asked for in-process; `exec:` programs are started by
+    the ladder, `ladder.referee.players`, not here)."""
+    if spec.strip().startswith("exec:"):
+        raise BotSpecError(f"bot spec {spec!r}: an exec: bot is a program of its own; the "
+                           "ladder plays it (tianti tournament, watch, play)")
+    if spec.strip().startswith("inproc:"):
+        spec = spec.strip()[len("inproc:"):]
+        if not spec.startswith("python:"):
+            raise BotSpecError(f"bot spec {spec!r}: inproc: applies to python: bots only")
     name, raw = parse_spec(spec)
     if name.startswith("python:"):
         return _python_bot(name, raw)
     if name not in _REGISTRY:
-        raise BotSpecError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+        raise BotSpecError(f"unknown bot {name!r}{did_you_mean(name, bot_names())}; "
+                           f"known bots: {', '.join(bot_names())}")
     factory, declared = _REGISTRY[name]
     kwargs: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in declared:
             allowed = ", ".join(declared) or "none"
-            raise BotSpecError(f"bot {name!r} has no option {key!r}; its options: {allowed}")
+            raise BotSpecError(f"bot {name!r} has no option {key!r}{did_you_mean(key, declared)}; "
+                               f"its options: {allowed}")
         kwargs[key] = _convert(value, declared[key][0], name, key)
     kwargs.update(overrides)
     try:

@@ -33,6 +33,11 @@ class Level:
     spec: str
     text: str
 
+    @property
+    def label(self) -> str:
+        """How the level's bot is named on screen: "level 3 (search 30)"."""
+        return f"level {self.number} ({self.name})"
+
 
 def _tuned_search(game: str) -> str:
     """The game's tuned search (`STRONG[game]` in ai/bots.py) as a spec with an iteration
@@ -106,6 +111,20 @@ def describe_levels(games: list[str] | None = None) -> list[dict[str, object]]:
     names = games or [g for g in LEVELS if g != "default"]
     return [{"game": g, "level": lv.number, "name": lv.name, "spec": lv.spec, "help": lv.text}
             for g in names for lv in levels_for(g)]
+
+
+def level_of(game: str, spec: str) -> Level | None:
+    """The level of `game` whose bot is `spec` (spaces ignored), or None."""
+    wanted = "".join(spec.split())
+    return next((lv for lv in levels_for(game) if lv.spec == wanted), None)
+
+
+def bot_label(game: str, spec: str) -> str:
+    """A bot's name on screen from its spec: a level's bot with options, such as
+    `ismcts(iterations=30,c=0.7,...)`, is "level 3 (search 30)"; any other spec (`strong`,
+    `heuristic`, a spec of your own) is itself."""
+    level = level_of(game, spec) if "(" in spec else None
+    return level.label if level is not None else spec
 
 
 def level_spec(game: str, number: int) -> str:

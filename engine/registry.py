@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.core.errors import OptionError
+from engine.core.errors import OptionError, did_you_mean
 
 # name -> "module:class", imported on first use.
 _GAMES: dict[str, str] = {
@@ -25,7 +25,8 @@ def game_names() -> list[str]:
 
 def game_class(name: str) -> type:
     if not isinstance(name, str) or name not in _GAMES:
-        raise OptionError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+        raise OptionError(f"unknown game {name!r}{did_you_mean(name, game_names())}; "
+                          f"known games: {', '.join(game_names())}")
     module, cls = _GAMES[name].split(":")
     return getattr(importlib.import_module(module), cls)
 

@@ -483,6 +483,8 @@ def shipped_modules(specs: Iterable[str]) -> list[str]:
     out: list[str] = []
     for spec in specs:
         name = spec.split("(", 1)[0].strip()
+        if name.startswith("inproc:"):
+            name = name[len("inproc:"):]
         if not name.startswith("python:"):
             continue
         top = name.split(":")[1].split(".")[0] if name.count(":") >= 2 else ""

@@ -37,6 +37,17 @@ def explain_action(state: Any, action: int) -> str:
     return f"{text}\n{more}" if more else text
 
 
+def choice_groups(state: Any, actions: list[int]) -> list[tuple[str, str] | None]:
+    """For each of `actions`: its group's heading and its short label in a long list of
+    choices, from the game's guide (`choice_group`); None where the guide has none."""
+    guide = guide_module(state.game.name)
+    group = getattr(guide, "choice_group", None) if guide is not None else None
+    if group is None:
+        return [None] * len(actions)
+    snap = state.snapshot()
+    return [group(snap, a) for a in actions]
+
+
 def explain_choice(session: "PlaySession", arg: str) -> str:
     """`explain N` / `explain NAME` at the prompt: the choice's explanation, numbered as shown."""
     from ladder.play import PlayError

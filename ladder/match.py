@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from ai.bots import Bot, make_bot
+from ladder.referee.host import BotFault, ProcessBot
 
 # How much of an error message or traceback a fault keeps.
 _MESSAGE_LIMIT = 2000
@@ -176,9 +177,9 @@ class Referee:
 
     `move_timeout` (seconds, None = no limit) is checked when a call returns; interrupting a call
     that does not return is the heartbeat's watchdog's job (it raises MoveTimeout inside it).
-    `fallback_seed` seeds the random bots that take over faulted seats. `trusted` says that
-    every bot called is tianti's own (made by `ai.bots.make_bot` from a spec that names no user's
-    code): no call needs the check for a process a bot forked (see `call`)."""
+    `fallback_seed` seeds the random bots that take over faulted seats. `trusted` says that no
+    user's code runs in this process (see `play_game`): no call needs the check for a process a
+    bot forked (see `call`)."""
 
     def __init__(
         self,
@@ -224,6 +225,7 @@ class Referee:
         what = "the move time limit" if limit == self.move_timeout else "the time limit"
         hb = self.heartbeat
         error: str | None = None
+        kind = "error"
         self.guard.enter(seat)
         start = time.perf_counter()
         hb.begin(seat, index, limit)
@@ -232,6 +234,8 @@ class Referee:
                 value = fn(*args)
             except MoveTimeout:
                 raise
+            except BotFault as e:  # a bot in its own process failed in a protocol's way
+                error, kind, value = e.message, e.kind, None
             except BaseException as e:  # a bot's SystemExit or KeyboardInterrupt loses it too
                 self._forked_child_ends()
                 error = _describe_exception_safely(e)
@@ -248,6 +252,8 @@ class Referee:
                 f"no answer within {what} of {limit:g} s (interrupted after {seconds:.3f} s)")
         seconds = time.perf_counter() - start
         self.guard.leave(seat)
+        if error is not None and kind != "error":
+            return None, seconds, Fault(seat, index, kind, error)
         if error is not None and limit is not None and seconds > limit:
             # e.g. an interrupt swallowed while describing its exception: late all the same
             last = error.strip().splitlines()[-1] if error.strip() else ""
@@ -432,9 +438,10 @@ def play_game(
     the same `resample_seed`. (Only if a bot changed the referee's state does the game go on
     from a replayed copy, `state` being left as the bot made it: the result is the true game.)
 
-    `trusted` says that every bot is tianti's own (made by `ai.bots.make_bot` from a spec that
-    names no user's code): trusted code, which runs in the referee's process without the state
-    guard's snapshot and check after each call. Its bots still get views, never `state`."""
+    `trusted` says that no user's code runs in this process: every bot is tianti's own (made by
+    `ai.bots.make_bot` from a built-in spec) or plays from a process of its own (`python:`,
+    `exec:`): the game is played without the state guard's snapshot and check after each call.
+    The bots still get views, never `state`."""
     if len(bots) != state.num_players():
         raise ValueError(f"{len(bots)} bots for a {state.num_players()}-player game")
     rng = random.Random(resample_seed)
@@ -520,6 +527,11 @@ def play_game(
             if methods.restart is not None:
                 methods.restart()
                 tampered(seat, "restart()")
+    # bots in processes of their own are sent what their seat sees of each decision
+    feeds = [(seat, bot) for seat, bot in enumerate(bots) if type(bot) is ProcessBot]
+    for seat, bot in feeds:
+        if referee is None or seat not in referee.faulted_seats():
+            bot.begin(state, seat)
     move_times: list[float] = []
     movers: list[int] = []
     while not state.is_terminal():
@@ -544,8 +556,12 @@ def play_game(
                               state.clone()))
             if guard is not None:
                 guard.restore_game()
+        text = state.action_to_string(action) if feeds else ""
         state.apply_action(action)
         history.append(action)
+        for seat, bot in feeds:
+            if referee is None or seat not in referee.faulted_seats():
+                bot.observe(state, index, player, action, text)
         if guard is not None:
             guard.remember(state)
         move_times.append(seconds)

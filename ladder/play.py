@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import time
@@ -18,15 +19,28 @@ from typing import Any, Callable
 from ai.bots import Bot, make_bot
 from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
+from engine.core.text import printable, unsafe_characters
 from engine.registry import load_game
 from ladder.hints import Hint, meaning, search_config, thinking
 from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
+from ladder.names import display_name, seat_name
 from ladder.narrate import Line, Move, Narrator, narrator_for, seen_events, story
 from ladder.store import data_dir
 
 SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
+# A save holds one game (a few kilobytes); a file much larger, or endless like /dev/zero, is
+# not one and is not read whole.
+MAX_SAVE_BYTES = 16 << 20
 HUMAN = "human"
+
+# Decisions a player takes several times in a row whose order does not matter (releasing
+# persons, discarding to a flood or a tornado), by game and snapshot phase. The engines accept
+# them in one canonical order only (so that each set is one line of play); the person picks
+# them in any order instead, and the session plays the chosen set in the engine's order.
+ORDERLESS: dict[str, tuple[str, ...]] = {"dragon": ("release", "flood", "tornado")}
+# More sets than this (never seen in play): the engine's one-at-a-time choices are shown.
+MAX_SETS = 5000
 
 
 class PlayError(TiantiError, ValueError):
@@ -34,13 +48,31 @@ class PlayError(TiantiError, ValueError):
 
 
 def is_code_spec(spec: str) -> bool:
-    """Whether a bot spec imports and runs Python code (`python:module:factory`)."""
-    return spec.strip().lower().startswith("python:")
+    """Whether a bot spec runs code of the user's (`python:module:factory`, `inproc:python:...`,
+    an `exec:` program): a save naming one needs --trust."""
+    from ladder.roster import runs_code
+
+    return runs_code(spec)
+
+
+def saves_dir() -> Path:
+    """The folder of the games `tianti play` saves by default."""
+    return data_dir() / "saves"
 
 
 def default_save_path(game: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / "saves" / f"{game}-{stamp}.json"
+    return saves_dir() / f"{game}-{stamp}.json"
+
+
+def find_save(path: str | os.PathLike[str]) -> Path:
+    """The saved game `path` names: the file, or a bare file name that is not in the working
+    folder but in the saves folder (so that `--load dragon-20261204-213209.json` resumes the
+    game the resume hint names)."""
+    p = Path(path).expanduser()
+    if not p.exists() and len(p.parts) == 1 and (saves_dir() / p).exists():
+        return saves_dir() / p
+    return p
 
 
 @dataclass
@@ -75,6 +107,9 @@ class PlaySession:
     bots: dict[int, Bot] = field(default_factory=dict)
     resample_rng: random.Random = field(default_factory=lambda: random.Random(0))
     narrator: Narrator | None = None
+    # The person's picks of an orderless decision (see ORDERLESS), not yet played.
+    picks: list[int] = field(default_factory=list)
+    _sets_at: tuple[bytes, dict[tuple[int, ...], list[int]] | None] | None = None
 
     @staticmethod
     def new(game: str, options: dict[str, Any], seat: int, opponents: list[str],
@@ -89,6 +124,11 @@ class PlaySession:
             opponents = opponents * (n - 1)
         if len(opponents) != n - 1:
             raise PlayError(f"{len(opponents)} opponents given for {n - 1} other seats")
+        for spec in [*opponents, hint_spec]:
+            bad = unsafe_characters(spec)
+            if bad:  # the specs are shown as the bots' names
+                raise PlayError(f"the bot spec {printable(spec, 60)!r} holds control "
+                                f"characters ({' '.join(bad)}): they are not allowed")
         specs = list(opponents)
         specs.insert(seat, HUMAN)
         session = PlaySession(g.new_initial_state(seed), seat, specs, hint_spec)
@@ -96,7 +136,30 @@ class PlaySession:
         return session
 
     def _make_bots(self) -> None:
-        self.bots = {i: make_bot(spec) for i, spec in enumerate(self.specs) if i != self.seat}
+        from ladder.match import setup_limit
+        from ladder.referee.players import make_player
+
+        # a user's bot plays from a process of its own (its handshake may take a minute)
+        self.bots = {i: make_player(spec, setup_timeout=setup_limit(60.0))
+                     for i, spec in enumerate(self.specs) if i != self.seat}
+        self._begin_feeds()
+
+    def _feeds(self) -> list[tuple[int, Any]]:
+        """The bots playing from processes of their own, by seat: they are told each move."""
+        from ladder.referee.host import ProcessBot
+
+        return [(i, b) for i, b in self.bots.items() if type(b) is ProcessBot]
+
+    def _begin_feeds(self) -> None:
+        """Start the game (as it stands) for the bots in processes of their own."""
+        for i, bot in self._feeds():
+            bot.begin(self.state, i)
+
+    def close(self) -> None:
+        """Quit the bots that play from processes of their own."""
+        from ladder.referee.players import close_all
+
+        close_all(list(self.bots.values()))
 
     # -- the flow -------------------------------------------------------------------------------
 
@@ -152,11 +215,61 @@ class PlaySession:
     def _play(self, player: int, action: int, seconds: float) -> None:
         text = self.state.action_to_string(action)
         self.state.apply_action(action)
+        for _, bot in self._feeds():
+            bot.observe(self.state, self.state.move_number() - 1, player, action, text)
         self.log.append(LoggedMove(len(self.log), player, text, seconds))
 
+    def orderless_sets(self) -> dict[tuple[int, ...], list[int]] | None:
+        """At an orderless decision of the person (ORDERLESS) taken more than once in a row:
+        every set of actions the person can end it with (sorted), each with the engine's
+        order of playing it; None at any other decision."""
+        at = self.state.raw_bytes()  # the exact state (an undo may come back to its number)
+        if self._sets_at is not None and self._sets_at[0] == at:
+            return self._sets_at[1]
+        sets: dict[tuple[int, ...], list[int]] | None = None
+        phases = ORDERLESS.get(self.state.game.name, ())
+        if self.my_turn and phases and self.state.snapshot()["phase"] in phases:
+            sets = {}
+            phase = self.state.snapshot()["phase"]
+
+            def walk(state: State, line: list[int]) -> bool:
+                for a in state.legal_actions():
+                    nxt = state.clone()
+                    nxt.apply_action(a)
+                    if (nxt.is_terminal() or nxt.current_player() != self.seat
+                            or nxt.snapshot()["phase"] != phase):
+                        sets.setdefault(tuple(sorted(line + [a])), line + [a])
+                        if len(sets) > MAX_SETS:
+                            return False
+                    elif not walk(nxt, line + [a]):
+                        return False
+                return True
+
+            if not walk(self.state, []) or max(map(len, sets), default=0) < 2:
+                sets = None
+        self._sets_at = (at, sets)
+        return sets
+
     def choices(self) -> list[Choice]:
-        return [Choice(i + 1, a, self.state.action_to_string(a))
-                for i, a in enumerate(self.state.legal_actions())]
+        """The choices shown at the person's prompt: the legal actions, or at an orderless
+        decision (see ORDERLESS) every action that can still be picked, in any order."""
+        sets = self.orderless_sets()
+        if sets is None:
+            actions = self.state.legal_actions()
+        else:
+            fits = [s for s in sets if _contains(s, self.picks)]
+            if len(fits) == 1:  # one way to end it: nothing left to choose
+                actions = [_minus(fits[0], self.picks)[0]]
+            else:
+                actions = sorted({a for s in fits for a in _minus(s, self.picks)})
+        return [Choice(i + 1, a, self.state.action_to_string(a)) for i, a in enumerate(actions)]
+
+    def picks_needed(self) -> int:
+        """How many picks the orderless decision under way takes in all (0: none under way)."""
+        sets = self.orderless_sets()
+        if not sets:
+            return 0
+        return min(len(s) for s in sets if _contains(s, self.picks))
 
     def resolve(self, text: str) -> int:
         """A choice typed at the prompt: its number, its name, or an unambiguous prefix."""
@@ -167,21 +280,68 @@ class PlaySession:
             if 1 <= k <= len(choices):
                 return choices[k - 1].action
             raise PlayError(f"there is no choice {k}: pick 1 to {len(choices)}")
-        try:
-            return self.state.string_to_action(t)
-        except IllegalActionError as e:
-            raise PlayError(str(e)) from None
+        if self.orderless_sets() is None:
+            try:
+                return self.state.string_to_action(t)
+            except IllegalActionError as e:
+                raise PlayError(str(e)) from None
+        names = {c.action: c.text.lower() for c in choices}
+        exact = [a for a, n in names.items() if n == t.lower()]
+        found = exact or [a for a, n in names.items() if n.startswith(t.lower())]
+        if len(found) == 1:
+            return found[0]
+        listing = "; ".join(c.text for c in choices if not found or c.action in found)
+        raise PlayError(f"{t!r} is ambiguous: {listing}" if found
+                        else f"no choice is called {t!r}; choices: {listing}")
 
-    def choose(self, action: int) -> None:
-        """The person plays `action` (legal, at their turn)."""
+    def choose(self, action: int) -> list[LoggedMove]:
+        """The person plays `action` (legal, at their turn); returns the moves played. At an
+        orderless decision the action is a pick, kept until the set is complete and then
+        played in the engine's order (the moves returned); until then nothing is played."""
         if not self.my_turn:
             raise PlayError("it is not your turn")
+        sets = self.orderless_sets()
+        if sets is not None:
+            if action not in {c.action for c in self.choices()}:
+                raise PlayError(f"{self.state.action_to_string(action)!r} cannot be picked now")
+            self.picks.append(action)
+            done = tuple(sorted(self.picks))
+            if done not in sets:
+                return []
+            line, self.picks = sets[done], []
+        else:
+            line = [action]
+        start = len(self.log)
+        self.decisions.append(self.state.move_number())
+        for a in line:
+            self._play(self.seat, a, 0.0)
+        return self.log[start:]
+
+    def play(self, action: int) -> list[LoggedMove]:
+        """The person's seat plays one engine action as it stands (legal at their turn), the
+        way a bot's answer is played: no picks are collected, an orderless decision goes on
+        one engine decision at a time. Returns the moves played."""
+        if not self.my_turn:
+            raise PlayError("it is not your turn")
+        if not self.state.is_legal(action):
+            raise PlayError(f"action {action} is not legal now")
+        self.picks = []
+        start = len(self.log)
         self.decisions.append(self.state.move_number())
         self._play(self.seat, action, 0.0)
+        return self.log[start:]
+
+    def unpick(self) -> bool:
+        """Take back the last pick of an orderless decision; False if there is none."""
+        if not self.picks:
+            return False
+        self.picks.pop()
+        return True
 
     def undo(self) -> bool:
         """Back to the person's previous decision (bots' moves after it are replayed anew when
         the game continues). False if there is none."""
+        self.picks = []
         if not self.decisions:
             return False
         target = self.decisions.pop()
@@ -193,12 +353,16 @@ class PlaySession:
         for bot in self.bots.values():
             if hasattr(bot, "restart"):
                 bot.restart()
+        self._begin_feeds()
         return True
 
     def hint(self, top: int = 5) -> Hint:
         """The hint bot's choice here, with its estimate for the `top` moves it searched most
         and what that estimate means (`Hint.lines()` words it). The bot is given a view of the
         person's seat, never the session's state."""
+        if self.picks:
+            raise PlayError("a hint is for the whole choice: 'undo' takes back your picks so "
+                            "far, then ask again")
         bot = make_bot(self.hint_spec)
         view = self.state.resample_from_infostate(self.seat, self.resample_rng.randrange(1 << 62))
         numbers = {c.action: c.number for c in self.choices()}
@@ -220,13 +384,13 @@ class PlaySession:
 
     # -- narration ------------------------------------------------------------------------------
 
-    def _narrator(self) -> Narrator:
-        """The narrator, fed every step so far (silently) when it is first needed or after an
-        undo, so that it knows the month or round."""
+    def _narrator(self, upto: int | None = None) -> Narrator:
+        """The narrator, fed every step before move `upto` (default: so far) silently when it
+        is first needed or after an undo, so that it knows the month or round."""
         if self.narrator is None:
             self.narrator = narrator_for(self.state.game.name)
             self.narrator.setup(seen_events(self.state, -1, self.seat))
-            for i in range(self.state.move_number()):
+            for i in range(self.state.move_number() if upto is None else upto):
                 self.narrator.step(seen_events(self.state, i, self.seat))
         return self.narrator
 
@@ -246,9 +410,25 @@ class PlaySession:
             return []
         return narrator.step(seen_events(self.state, self.state.move_number() - 1, self.seat))
 
+    def narrate_moves(self, moves: list[LoggedMove]) -> list[Line]:
+        """The person's moves `moves` (the last ones played, as `choose` returns them), each
+        followed by the automatic steps after it."""
+        first = self.state.move_number() - len(moves)
+        narrator = self._narrator(first)
+        lines: list[Line] = []
+        for i, m in enumerate(moves):
+            lines.append(Line("move", f"you: {m.text}"))
+            lines += narrator.step(seen_events(self.state, first + i, self.seat))
+        return lines
+
+    def bot_name(self, player: int) -> str:
+        """The name of the bot at seat `player` on screen: "strong", "level 3 (search 30)"
+        (its spec stays in `specs`)."""
+        return display_name(self.state.game.name, self.specs[player])
+
     def mover_name(self, player: int) -> str:
-        """'you' for the person, 'P1 (strong)' for a bot."""
-        return "you" if player == self.seat else f"P{player} ({self.specs[player]})"
+        """'you' for the person, 'P1 (strong)' or 'P1 level 3 (search 30)' for a bot."""
+        return "you" if player == self.seat else seat_name(player, self.bot_name(player))
 
     def story(self, since_my_last_turn: bool = True, thinking: bool = False) -> list[Line]:
         """The narration of the game as the person saw it: the moves (with the AI's own
@@ -311,24 +491,34 @@ class PlaySession:
         return p
 
     def untrusted_specs(self) -> list[str]:
-        """The bot specs of this game that would import and run Python code (`python:...`):
-        a saved game naming one is only loaded with the person's consent (`--trust`)."""
+        """The bot specs of this game that would run code of the user's (`python:...`,
+        `exec:...`): a saved game naming one is only loaded with the person's consent
+        (`--trust`)."""
         return [s for s in [*self.specs, self.hint_spec] if is_code_spec(s)]
 
     @staticmethod
     def load(path: str | os.PathLike[str], trust: bool = False) -> "PlaySession":
         """The game saved at `path`, checked: a clear PlayError for a file that is not a save,
         a missing or malformed field, unknown game options, a seat out of range, or (without
-        `trust`) a bot spec that would run Python code named in the file."""
-        p = Path(path).expanduser()
+        `trust`) a bot spec that would run Python code named in the file. A bare file name
+        not in the working folder is looked for in the saves folder (`find_save`)."""
+        p = find_save(path)
         try:
-            data = json.loads(p.read_text())
+            with open(p, "rb") as f:
+                raw = f.read(MAX_SAVE_BYTES + 1)
+            data = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_SAVE_BYTES else None
         except FileNotFoundError:
             raise PlayError(f"no saved game at {p}") from None
         except IsADirectoryError:
             raise PlayError(f"{p} is a folder, not a saved game") from None
+        except RecursionError:
+            raise PlayError(f"{p} is not a saved tianti game: its JSON is nested too "
+                            f"deep") from None
         except (OSError, ValueError) as e:
-            raise PlayError(f"{p} is not a saved tianti game: {e}") from None
+            raise PlayError(f"{p} is not a saved tianti game: {printable(e, 120)}") from None
+        if len(raw) > MAX_SAVE_BYTES:
+            raise PlayError(f"{p} is not a saved tianti game: it is larger than "
+                            f"{MAX_SAVE_BYTES >> 20} MiB")
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise PlayError(f"{p} is not a saved tianti game (format {SAVE_FORMAT!r} expected)")
         missing = [k for k in ("record", "seat", "specs") if k not in data]
@@ -339,17 +529,25 @@ class PlaySession:
         record = data["record"]
         if not isinstance(record, dict):
             raise PlayError(f"{p} does not load: its 'record' is not a game record")
-        try:
-            seat, specs = int(data["seat"]), [str(s) for s in data["specs"]]
-        except (TypeError, ValueError) as e:
-            raise PlayError(f"{p} does not load: a bad 'seat' or 'specs' field ({e})") from None
+        seat, specs, hint = data["seat"], data["specs"], data.get("hint", "strong")
+        if (type(seat) is not int or not isinstance(specs, list)
+                or not all(isinstance(s, str) for s in specs) or not isinstance(hint, str)):
+            raise PlayError(f"{p} does not load: its 'seat' must be a number and its 'specs' "
+                            f"and 'hint' bot specs")
+        decisions, seconds = data.get("decisions", []), data.get("move_seconds") or []
+        if not isinstance(decisions, list) or not all(type(d) is int for d in decisions):
+            raise PlayError(f"{p} does not load: its 'decisions' must be a list of move numbers")
+        if not isinstance(seconds, list) or not all(
+                type(t) in (int, float) and math.isfinite(t) for t in seconds):
+            raise PlayError(f"{p} does not load: its 'move_seconds' must be a list of seconds")
         try:
             state = State.from_record(record)
         except TiantiError as e:
-            raise PlayError(f"{p} does not load: {e}") from None
-        except (KeyError, TypeError, ValueError) as e:
+            raise PlayError(f"{p} does not load: {printable(e, 200)}") from None
+        except (KeyError, TypeError, ValueError, OverflowError, RecursionError) as e:
             what = f"no {e.args[0]!r} field" if isinstance(e, KeyError) else str(e)
-            raise PlayError(f"{p} does not load: its game record is broken ({what})") from None
+            raise PlayError(f"{p} does not load: its game record is broken "
+                            f"({printable(what, 120)})") from None
         n = state.num_players()
         if not 0 <= seat < n:
             raise PlayError(f"{p} does not load: seat {seat} is out of range for a "
@@ -357,14 +555,18 @@ class PlaySession:
         if len(specs) != n or specs[seat] != HUMAN:
             raise PlayError(f"{p} does not load: its {len(specs)} seats do not match the "
                             f"{n}-player game (seat {seat} must be {HUMAN!r})")
-        session = PlaySession(state, seat, specs, str(data.get("hint", "strong")))
+        session = PlaySession(state, seat, specs, hint)
         untrusted = session.untrusted_specs()
         if untrusted and not trust:
-            raise PlayError(f"{p} names bots that run Python code ({', '.join(untrusted)}); "
-                            "load it with --trust only if you trust the file")
-        session.decisions = [int(d) for d in data.get("decisions", [])]
-        seconds = data.get("move_seconds") or []
+            shown = printable(", ".join(untrusted), 160)
+            raise PlayError(f"{p} names bots that run code ({shown}); load it with --trust "
+                            "only if you trust the file")
         history = state.history()
+        moves = len(record["actions"]) if isinstance(record.get("actions"), list) else len(history)
+        if not all(0 <= d < moves for d in decisions):
+            raise PlayError(f"{p} does not load: its 'decisions' name moves the game does not "
+                            f"have (it has {moves})")
+        session.decisions = decisions
         if isinstance(record.get("actions"), list) and len(record["actions"]) != len(history):
             # A record of an older version whose rules took some decisions by themselves: they
             # are in the history now, so the save's move numbers move past them.
@@ -380,6 +582,24 @@ class PlaySession:
             replay.apply_action(a)
         session._make_bots()
         return session
+
+
+def _contains(whole: tuple[int, ...], part: list[int]) -> bool:
+    """Whether the multiset `part` is within the multiset `whole`."""
+    rest = list(whole)
+    for a in part:
+        if a not in rest:
+            return False
+        rest.remove(a)
+    return True
+
+
+def _minus(whole: tuple[int, ...], part: list[int]) -> list[int]:
+    """The multiset `whole` without `part` (which it contains)."""
+    rest = list(whole)
+    for a in part:
+        rest.remove(a)
+    return rest
 
 
 def _old_moves(old: list[int], history: list[int]) -> list[int]:

@@ -35,7 +35,8 @@ from typing import Any, Iterable
 import trueskill
 
 from engine.core.errors import TiantiError
-from ladder.store import SCHEMA_VERSION, Store, StoreError, goal_reached, pool_key
+from engine.core.text import printable
+from ladder.store import MAX_ID, SCHEMA_VERSION, Store, StoreError, goal_reached, pool_key
 from ladder.trueskill_ffa import rate_free_for_all
 
 # TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 10 %).
@@ -94,7 +95,7 @@ class Pool:
         variant = self.variant
         if variant:
             text += ", " + ", ".join(f"{k}={_show(v)}" for k, v in variant.items())
-        return text
+        return printable(text)  # a crafted store's option text cannot act on the terminal
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "options": self.options,
@@ -157,22 +158,22 @@ def matches(options: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
 def load_games(store: Store, game: str | None = None, players: int | None = None,
                options: dict[str, Any] | None = None, run: int | None = None) -> list[GameRow]:
     """The stored games (in the order stored) of the pools that pass the filters."""
-    where, params = ["1"], []
-    for column, value in (("g.game", game), ("g.players", players), ("g.run_id", run)):
-        if value is not None:
-            where.append(f"{column} = ?")
-            params.append(value)
+    where, params = _where(game, players, run)
+    store.check_seats(where, params)
     new = store.version >= 2
     extra = "g.pool, g.goal_reached" if new else "NULL, NULL"
     rows = store.conn.execute(
         f"SELECT g.id, g.game, g.players, g.options, {extra}, g.seed, s.bot, s.rank, s.score,"
         " s.fault_kind IS NOT NULL FROM games g JOIN seats s ON s.game_id = g.id"
-        f" WHERE {' AND '.join(where)} ORDER BY g.id, s.seat", params).fetchall()
+        f" WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
     out: list[GameRow] = []
+    parsed: dict[Any, dict[str, Any]] = {}  # the games of a pool share their options' text
     for gid, seats in itertools.groupby(rows, key=lambda r: r[0]):
         seats = list(seats)
         _, name, n, opts_text, pool, goal, seed = seats[0][:7]
-        opts = store._json(opts_text, "options", gid)
+        opts = parsed.get(opts_text) if isinstance(opts_text, str) else None
+        if opts is None:
+            opts = parsed[opts_text] = store._options(opts_text, gid)
         if not matches(opts, options):
             continue
         if pool is None:  # a schema-1 store read as it is
@@ -180,7 +181,7 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
             if n == 1:
                 (actions,) = store.conn.execute("SELECT actions FROM games WHERE id = ?",
                                                 (gid,)).fetchone()
-                goal = goal_reached(name, opts, seed, store._json(actions, "actions", gid))
+                goal = goal_reached(name, opts, seed, store._actions(actions, "actions", gid))
         out.append(GameRow(gid, name, n, opts, pool, None if goal is None else bool(goal),
                            [(s[7], s[8], s[9], bool(s[10])) for s in seats]))
     return out
@@ -234,15 +235,30 @@ def _rate_game(pool: dict[str, tuple[trueskill.Rating, int]], bots: list[str],
     return out
 
 
+def bookmark(store: Store) -> int:
+    """The ratings' bookmark: the last game the cache has rated (a crafted or damaged value is
+    a clear error; `recompute` rebuilds it)."""
+    row = store.conn.execute("SELECT value FROM meta WHERE key = 'ratings_last_game'").fetchone()
+    text = row[0] if row is not None else None
+    if isinstance(text, int) or (isinstance(text, str) and text.isascii() and text.isdigit()
+                                 and len(text) <= 19):
+        value = int(text)
+        if 0 <= value <= MAX_ID:
+            return value
+    raise store.damaged(f"its ratings bookmark is {printable(repr(text), 40)}, not a game "
+                        f"number; `tianti ladder recompute` rebuilds the ratings")
+
+
 def _update_batch(store: Store) -> int:
     c = store.conn
     with store.transaction():
-        (last,) = c.execute("SELECT value FROM meta WHERE key = 'ratings_last_game'").fetchone()
+        last = bookmark(store)
+        store.check_seats("g.id > ?", (last,))
         rows = c.execute(
             "SELECT g.id, g.pool, s.bot, s.rank FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE g.id > ? AND g.id IN (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?)"
-            " ORDER BY g.id, s.seat", (int(last), int(last), _BATCH)).fetchall()
+            " ORDER BY g.id, s.seat", (last, last, _BATCH)).fetchall()
         if not rows:
             return 0
         cache: dict[str, dict[str, tuple[trueskill.Rating, int]]] = {}
@@ -277,7 +293,7 @@ def recompute(store: Store) -> int:
     with store.transaction():
         store.conn.execute("DELETE FROM ratings")
         store.conn.execute("DELETE FROM rating_history")
-        store.conn.execute("UPDATE meta SET value = '0' WHERE key = 'ratings_last_game'")
+        store.conn.execute("INSERT OR REPLACE INTO meta VALUES ('ratings_last_game', '0')")
     return update_ratings(store)
 
 
@@ -326,27 +342,166 @@ def ladder(store: Store, game: str | None = None, players: int | None = None,
            options: dict[str, Any] | None = None, run: int | None = None) -> list[Pool]:
     """The ladder of every pool (brought up to date first), best conservative rating first.
 
-    With `run`, only that run's games count and they are rated in memory (a run's own ladder);
-    otherwise the cache is used when the store can hold it."""
-    games = load_games(store, game, players, options, run)
-    cached = run is None and can_cache(store)
+    With `run`, only that run's games count (a run's own ladder): a pool that holds no other
+    run's games has the cache's ratings (which this call fills), another is rated in memory
+    from the run's games. Otherwise the cache is used when the store can hold it.
+
+    The statistics are counted by SQLite from the seats, and each pool's options are read
+    once: a cached ladder does not read every stored game (a schema-1 store, read as it is,
+    has no pool column and is read game by game)."""
+    if store.version < 2:
+        return _ladder_of_games(store, game, players, options, run)
+    where, params = _where(game, players, run)
+    store.check_seats(where, params)
+    chosen = _pools_of(store, where, params, options)
+    if not chosen:
+        return []
+    cached = can_cache(store)
     if cached:
         try:
             update_ratings(store)
         except sqlite3.OperationalError:
             cached = False  # locked or read-only after all: compute them here
-    memory = rate_in_memory(games)[0] if not cached else {}
+    marks = ",".join("?" * len(chosen))
+    in_pools = f"({where}) AND g.pool IN ({marks})"
+    pool_params = (*params, *chosen)
+    if run is not None and cached:
+        # a pool whose every game is this run's: its cached ratings are the run's own
+        shared = {k for (k,) in store.conn.execute(
+            f"SELECT DISTINCT g.pool FROM games g WHERE g.pool IN ({marks}) AND g.run_id != ?",
+            (*chosen, run))}
+    else:
+        shared = set() if run is None else set(chosen)
+    memory: dict[str, dict[str, tuple[float, float]]] = {}
+    if not cached or shared:
+        rate = [k for k in chosen if not cached or k in shared]
+        memory = rate_in_memory(_ranked_games(store, f"({where}) AND g.pool IN "
+                                              f"({','.join('?' * len(rate))})",
+                                              (*params, *rate)))[0]
+    stats: dict[str, dict[str, list[Any]]] = {}
+    for pool, bot, *numbers in store.conn.execute(
+            "SELECT pool, bot, COUNT(*), SUM(won), SUM(place), SUM(place * place), SUM(faulted),"
+            " SUM(score), SUM(score * score) FROM ("
+            " SELECT g.id, g.pool AS pool, s.bot AS bot, AVG(s.rank + 1.0) AS place,"
+            " CASE WHEN g.players = 1 THEN COALESCE(MAX(g.goal_reached), 0) != 0"
+            " ELSE MAX(s.rank = 0) END AS won, AVG(s.score * 1.0) AS score,"
+            " MAX(s.fault_kind IS NOT NULL) AS faulted"
+            f" FROM games g JOIN seats s ON s.game_id = g.id WHERE {in_pools}"
+            " GROUP BY g.id, s.bot) GROUP BY pool, bot", pool_params):
+        stats.setdefault(pool, {})[bot] = numbers
+    out = []
+    for key, (name, n_players, opts, goal) in chosen.items():
+        rated = n_players > 1
+        if not rated:
+            ratings: dict[str, tuple[float, float]] = {}
+        elif cached and key not in shared:
+            ratings = _cached(store, key)
+        else:
+            ratings = memory.get(key, {})
+        rows = _rows(stats.get(key, {}), ratings, rated)
+        out.append(_pool(name, n_players, rows, opts, key, not rated and goal, rated))
+    return out
+
+
+def _where(game: str | None, players: int | None, run: int | None) -> tuple[str, tuple[Any, ...]]:
+    """The SQL condition on `g` (games) of the filters given."""
+    where, params = ["1"], []
+    for column, value in (("g.game", game), ("g.players", players), ("g.run_id", run)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    return " AND ".join(where), tuple(params)
+
+
+def _pools_of(store: Store, where: str, params: tuple[Any, ...], wanted: dict[str, Any] | None
+              ) -> dict[str, tuple[str, int, dict[str, Any], bool]]:
+    """The pools with games matching `where` that pass the -o filters, ordered as `_group`
+    orders them: pool key -> (game, players, options of its first game, whether a game has a
+    solo goal). One game's options are read per pool (a pool is one set of rule options)."""
+    found = store.conn.execute(
+        "SELECT g.pool, MIN(g.id), MAX(g.goal_reached IS NOT NULL) FROM games g"
+        f" WHERE {where} GROUP BY g.pool", params).fetchall()
+    out = {}
+    for key, first, goal in found:
+        name, n_players, opts_text = store.conn.execute(
+            "SELECT game, players, options FROM games WHERE id = ?", (first,)).fetchone()
+        if not isinstance(key, str) or not isinstance(name, str):
+            raise store.damaged(f"game {first} has a malformed row")
+        opts = store._options(opts_text, first)
+        if matches(opts, wanted):
+            out[key] = (name, n_players, opts, bool(goal))
+    return dict(sorted(out.items(), key=lambda kv: (kv[1][0], kv[1][1], kv[0])))
+
+
+def _ranked_games(store: Store, where: str, params: tuple[Any, ...]) -> list[GameRow]:
+    """What rating needs of the games matching `where` (their pool and each seat's bot and
+    place), in the order stored, without reading their options or actions."""
+    rows = store.conn.execute(
+        "SELECT g.id, g.pool, g.players, s.bot, s.rank FROM games g JOIN seats s"
+        f" ON s.game_id = g.id WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
+    out = []
+    for gid, group in itertools.groupby(rows, key=lambda r: r[0]):
+        seats = list(group)
+        out.append(GameRow(gid, "", seats[0][2], {}, seats[0][1], None,
+                           [(s[3], s[4], 0, False) for s in seats]))
+    return out
+
+
+def _cached(store: Store, key: str) -> dict[str, tuple[float, float]]:
+    """A pool's ratings from the cache (a crafted cache holding text is a clear error)."""
+    out = {}
+    for bot, mu, sigma in store.conn.execute(
+            "SELECT bot, mu, sigma FROM ratings WHERE pool = ?", (key,)):
+        if type(mu) is not float or type(sigma) is not float:
+            raise store.damaged("its ratings cache holds a rating that is not a number; "
+                                "`tianti ladder recompute` rebuilds it")
+        out[bot] = (mu, sigma)
+    return out
+
+
+def _rows(stats: dict[str, list[Any]], ratings: dict[str, tuple[float, float]],
+          rated: bool) -> list[LadderRow]:
+    """A pool's ladder rows from each bot's sums (games, wins, places, squared places,
+    faults, scores, squared scores), unordered."""
+    rows = []
+    for bot, (n, wins, places, squares, errors, points, points_sq) in stats.items():
+        mu, sigma = ratings.get(bot, (ENV.mu, ENV.sigma)) if rated else (None, None)
+        place, place_se = _mean_se(places, squares, n)
+        score, score_se = _mean_se(points, points_sq, n)
+        low, high = wilson(int(wins), n)
+        rows.append(LadderRow(
+            rank=0, bot=bot, mu=mu, sigma=sigma,
+            conservative=mu - 3 * sigma if rated else None, games=n,
+            wins=int(wins), win_rate=wins / n, mean_place=place, mean_place_se=place_se,
+            errors=int(errors), mean_score=score, mean_score_se=score_se,
+            win_low=low, win_high=high))
+    return rows
+
+
+def _pool(name: str, n_players: int, rows: list[LadderRow], options: dict[str, Any], key: str,
+          solo_goal: bool, rated: bool) -> Pool:
+    """A pool with its rows in ladder order: rated pools by conservative rating, solo pools
+    with a goal by goal rate, other one-player pools by mean score."""
+    if rated:
+        rows.sort(key=lambda r: (-r.conservative, -r.mu, r.bot))
+    elif solo_goal:
+        rows.sort(key=lambda r: (-r.win_rate, -r.mean_score, r.bot))
+    else:
+        rows.sort(key=lambda r: (-r.mean_score, r.bot))
+    for i, r in enumerate(rows):
+        r.rank = i + 1
+    return Pool(name, n_players, rows, dict(options), key, solo_goal)
+
+
+def _ladder_of_games(store: Store, game: str | None, players: int | None,
+                     options: dict[str, Any] | None, run: int | None) -> list[Pool]:
+    """`ladder` for a schema-1 store read as it is: every game read, rated in memory."""
+    games = load_games(store, game, players, options, run)
+    memory = rate_in_memory(games)[0]
     out = []
     for group in _group(games):
         first = group[0]
         rated = first.players > 1
-        if not rated:
-            ratings: dict[str, tuple[float, float]] = {}
-        elif cached:
-            ratings = {b: (mu, sigma) for b, mu, sigma in store.conn.execute(
-                "SELECT bot, mu, sigma FROM ratings WHERE pool = ?", (first.pool,))}
-        else:
-            ratings = memory.get(first.pool, {})
         acc: dict[str, list[Any]] = {}
         for g in group:
             for bot, (place, won, score, faulted) in g.by_bot().items():
@@ -358,29 +513,10 @@ def ladder(store: Store, game: str | None = None, players: int | None = None,
                 a[4] += faulted
                 a[5] += score
                 a[6] += score * score
-        rows = []
-        for bot, (n, wins, places, squares, errors, points, points_sq) in acc.items():
-            mu, sigma = ratings.get(bot, (ENV.mu, ENV.sigma)) if rated else (None, None)
-            place, place_se = _mean_se(places, squares, n)
-            score, score_se = _mean_se(points, points_sq, n)
-            low, high = wilson(int(wins), n)
-            rows.append(LadderRow(
-                rank=0, bot=bot, mu=mu, sigma=sigma,
-                conservative=mu - 3 * sigma if rated else None, games=n,
-                wins=int(wins), win_rate=wins / n, mean_place=place, mean_place_se=place_se,
-                errors=int(errors), mean_score=score, mean_score_se=score_se,
-                win_low=low, win_high=high))
+        rows = _rows(acc, memory.get(first.pool, {}) if rated else {}, rated)
         solo_goal = not rated and any(g.goal is not None for g in group)
-        if rated:
-            rows.sort(key=lambda r: (-r.conservative, -r.mu, r.bot))
-        elif solo_goal:
-            rows.sort(key=lambda r: (-r.win_rate, -r.mean_score, r.bot))
-        else:
-            rows.sort(key=lambda r: (-r.mean_score, r.bot))
-        for i, r in enumerate(rows):
-            r.rank = i + 1
-        out.append(Pool(first.game, first.players, rows, dict(first.options), first.pool,
-                        solo_goal))
+        out.append(_pool(first.game, first.players, rows, first.options, first.pool, solo_goal,
+                         rated))
     return out
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ai.bots import BotSpecError, make_bot
 from engine.core.errors import TiantiError
+from engine.core.text import printable, unsafe_characters
 from ladder.worker import BotSetupError, check_bots, is_foreign
 
 # A bots file is a few lines; anything much larger (or endless, like /dev/zero) is a mistake.
@@ -29,8 +30,56 @@ class RosterError(TiantiError, ValueError):
     """A malformed bot name, spec or bots file."""
 
 
+# The spec prefixes of a user's own code: a Python bot (`python:module:factory`) or a program
+# speaking the bot protocol (`exec:COMMAND ARGS`).
+CODE_PREFIXES = ("python:", "inproc:", "exec:")
+
+
+def runs_code(spec: str) -> bool:
+    """Whether a bot spec runs code of the user's (a `python:`, `inproc:python:` or `exec:`
+    bot) rather than one of tianti's own bots. A file or store naming one is data, not consent: such a bot is only
+    made when the user names it again or says they trust the file (`--trust`)."""
+    return spec.strip().lower().startswith(CODE_PREFIXES)
+
+
+def check_trusted(bots: list[tuple[str, str]], named: list[str] | None, trust: bool,
+                  source: str) -> None:
+    """Refuse, before anything is made, the bots read from `source` (a stored run) that run
+    code (`runs_code`) unless `trust` or the user named each again with the same spec (`--bot
+    NAME=SPEC`, as when the run was started). A bot named again must be one of `bots` with its
+    spec: a resumed run keeps its bots."""
+    stored = dict(bots)
+    again = [parse_bot_option(b) for b in named or []]
+    for name, spec in again:
+        if name not in stored:
+            raise RosterError(f"--bot {name}: {source} has no bot {name!r} (its bots: "
+                              f"{printable(', '.join(stored), 120)})")
+        if stored[name] != spec:
+            raise RosterError(f"--bot {name}={spec}: {source} plays {name!r} as "
+                              f"{printable(stored[name], 80)!r}, and a resumed run keeps its bots")
+    if trust:
+        return
+    vouched = dict(again)
+    unnamed = [(n, s) for n, s in bots if runs_code(s) and vouched.get(n) != s]
+    if unnamed:
+        shown = "; ".join(f"{n}={s}" for n, s in unnamed)
+        raise RosterError(
+            f"{source} names bots that run code ({printable(shown, 160)}): name each again "
+            f"with --bot NAME=SPEC, or pass --trust only if you trust the store")
+
+
+def check_text(text: str, what: str) -> str:
+    """Refuse text (a label, a spec) holding characters a terminal acts on (line breaks,
+    ESC...): in a listing they could forge or hide lines."""
+    bad = unsafe_characters(text)
+    if bad:
+        raise RosterError(f"{what} holds control characters ({' '.join(bad)}): they are not "
+                          f"allowed")
+    return text
+
+
 def check_name(name: str, where: str) -> str:
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise RosterError(
             f"{where}: the bot name {name!r} is not allowed: use 1-64 letters, digits and "
             f"_ . + - (not starting with . + -)")
@@ -50,6 +99,7 @@ def parse_bot_option(text: str) -> tuple[str, str]:
     check_name(name, f"--bot {text!r}")
     if not spec:
         raise RosterError(f"--bot {text!r}: the spec after '=' is empty")
+    check_text(spec, f"--bot {printable(text, 60)!r}: the spec")
     return name, spec
 
 
@@ -84,6 +134,7 @@ def load_bots_file(path: str | Path) -> list[tuple[str, str]]:
             raise RosterError(
                 f"the bots file {p}: bots.{name} must be a spec string such as \"random\", got "
                 f"{spec!r}")
+        check_text(spec, f"the bots file {p}: bots.{printable(name, 64)}")
         out.append((check_name(name, f"the bots file {p}"), spec.strip()))
     other = sorted(set(data) - {"bots"})
     if other:

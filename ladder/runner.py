@@ -13,6 +13,7 @@ finished, and `RunReport.failure` says why in one line. A run with a sequential 
 """
 from __future__ import annotations
 
+import shutil
 import signal
 import sqlite3
 import sys
@@ -217,8 +218,10 @@ def play_run(
             "SELECT s.bot, COUNT(*), SUM(s.rank + 1) FROM seats s JOIN games g ON g.id = s.game_id"
             " WHERE g.run_id = ? GROUP BY s.bot", (run_id,)):
         standings.games[bot], standings.places[bot] = n, places
+    # The bar is as wide as the terminal (read at every update, so that it follows a resize),
+    # and its text after the bar keeps what fits there, the sequential test's LLR first.
     bar = tqdm(total=info.planned, initial=report.done_before, unit="game", file=out,
-               disable=not progress, dynamic_ncols=True, smoothing=0.05, mininterval=0.5,
+               disable=not progress, ncols=_columns(), smoothing=0.05, mininterval=0.5,
                desc=f"run {run_id}",
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
                           "[{elapsed}<{remaining}]{postfix}")
@@ -236,11 +239,15 @@ def play_run(
                     tracker.add_game(outcome.deal, [(s.bot, s.rank) for s in outcome.seats])
                     if tracker.state.result is not None:
                         backend.request_stop()
-                bar.update(1)
                 if progress:
+                    bar.ncols = _columns()
+                    room = bar.ncols - _BAR_MIN - len(f"run {run_id}: 100%||  "
+                                                      f"{info.planned}/{info.planned} "
+                                                      f"[00:00:00<00:00:00], ")
                     bar.set_postfix_str(_postfix(report, standings, time.monotonic() - start,
-                                                 getattr(backend, "live_cpus", None)),
+                                                 getattr(backend, "live_cpus", None), room),
                                         refresh=False)
+                bar.update(1)
         decided = tracker is not None and tracker.state.result is not None
         if not decided and (stopper.signalled or report.done < info.planned):
             status = "interrupted"
@@ -306,17 +313,33 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+# The fewest columns the bar itself keeps when the terminal is narrow.
+_BAR_MIN = 6
+
+
+def _columns() -> int:
+    """The terminal's width (COLUMNS when set; 80 when it cannot be known)."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
 def _postfix(report: RunReport, standings: Standings, elapsed: float,
-             cpus: int | None = None) -> str:
+             cpus: int | None = None, room: int | None = None) -> str:
+    """The text after the progress bar: the sequential test's LLR and bounds, the rate, the
+    faults and the leader, in that order of importance, as many as fit in `room` columns
+    (None: all; the LLR is kept even when it does not fit)."""
     rate = 60.0 * report.played / elapsed if elapsed > 0 else 0.0
-    text = f"{rate:,.0f} games/min"
-    if cpus is not None:  # a cluster: its live CPUs, as nodes come and go
-        text += f" on {cpus} CPU{'s' if cpus != 1 else ''}"
+    parts = [f"{rate:,.0f} games/min"
+             + (f" on {cpus} CPU{'s' if cpus != 1 else ''}" if cpus is not None else "")]
+    if report.faults:
+        parts.append(f"{report.faults} fault{'s' if report.faults != 1 else ''}")
     lead = standings.leader()
     if lead is not None:
-        text += f", leader {lead[0]} (mean place {lead[1]:.2f})"
-    if report.faults:
-        text += f", {report.faults} fault{'s' if report.faults != 1 else ''}"
+        parts.append(f"leader {lead[0]} (mean place {lead[1]:.2f})")
     if report.sprt is not None:
-        text += f", {report.sprt.text()}"
-    return text
+        parts.insert(0, report.sprt.text())
+    kept: list[str] = []
+    for i, part in enumerate(parts):
+        text = ", ".join([*kept, part])
+        if room is None or len(text) <= room or (i == 0 and report.sprt is not None):
+            kept.append(part)
+    return ", ".join(kept)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 import socket
 import sqlite3
@@ -51,6 +52,7 @@ from typing import Any, Iterator
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.schedule import TournamentSpec
 from ladder.worker import GameOutcome
 
@@ -61,6 +63,8 @@ SCHEMA_VERSION = 2
 BUSY_TIMEOUT_SECONDS = 60.0
 # The largest id SQLite can hold: a run or game number beyond it cannot exist.
 MAX_ID = 2**63 - 1
+# The largest action number a stored game may hold (the engines' ids are far below it).
+MAX_ACTION = 2**31 - 1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -161,6 +165,11 @@ CREATE TABLE IF NOT EXISTS voided (
 )"""
 
 
+def _shown(value: Any) -> str:
+    """A stored value in an error message: short, on one harmless line."""
+    return printable(repr(value), 40)
+
+
 class StoreError(TiantiError):
     """The store cannot be opened or used (a bad path, not a tianti store, a name conflict...)."""
 
@@ -197,15 +206,14 @@ RULE_NEUTRAL_OPTIONS: dict[str, frozenset[str]] = {}
 
 def goal_reached(game: str, options: dict[str, Any], seed: int, actions: list[int]) -> bool | None:
     """Whether a finished one-player game reached its goal (None for a game without one): the
-    game is replayed from its record and asked."""
-    from engine.registry import load_game
+    game is replayed from its record, under the rules of the record version its options say
+    it was kept under (engine.core.state.stored_record), and asked."""
+    from engine.core.state import State, stored_record
 
-    state = load_game(game, **options).new_initial_state(seed)
+    state = State.from_record(stored_record(game, dict(options), seed, list(actions)))
     ask = getattr(state, "goal_reached", None)
     if ask is None or state.num_players() != 1:
         return None
-    for a in actions:
-        state.apply_action(a)
     result = ask()
     return None if result is None else bool(result)
 
@@ -298,6 +306,18 @@ class StoredGame:
                 "record": self.record(), "resample_seed": self.resample_seed,
                 "seats": self.seats, "move_times": self.move_times, "duration": self.duration,
                 "worker": self.worker, "finished_at": self.finished_at}
+
+
+def _check_spec(spec: TournamentSpec) -> None:
+    """TypeError/ValueError for a stored run's spec whose values tianti would not have written
+    (`TournamentSpec.from_dict` takes what it is given)."""
+    if not isinstance(spec.game, str) or not isinstance(spec.seatings, str):
+        raise TypeError("its game and seatings must be text")
+    if not all(isinstance(v, (str, int, float, bool, type(None))) for v in spec.options.values()):
+        raise TypeError("its options must be option values")
+    if spec.move_timeout is not None and not (
+            type(spec.move_timeout) in (int, float) and math.isfinite(spec.move_timeout)):
+        raise TypeError("its move_timeout must be a number of seconds")
 
 
 def _pid_alive(pid: int) -> bool:
@@ -502,7 +522,8 @@ class Store:
         c = self.conn
         problems = [r[0] for r in c.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
-            raise StoreError(f"the store {self.path} is damaged ({'; '.join(problems)[:200]}); "
+            raise StoreError(f"the store {self.path} is damaged "
+                             f"({printable('; '.join(map(str, problems)), 200)}); "
                              f"recover what is left with `sqlite3 {self.path} .recover`")
         for table, columns in _COLUMNS.items():
             have = tuple(r[1] for r in c.execute(f"PRAGMA table_info({table})"))
@@ -525,12 +546,66 @@ class Store:
             self.run(rid)  # parses its spec, a clear error when it is malformed
 
     def _json(self, text: Any, column: str, row: int, table: str = "game") -> Any:
-        """A JSON column of a row; malformed JSON is a clear StoreError naming the row."""
+        """A JSON column of a row; malformed JSON (nested too deep for the parser among it) is
+        a clear StoreError naming the row."""
         try:
             return json.loads(text)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             raise StoreError(f"the store {self.path} is damaged: {table} {row} has malformed "
                              f"JSON in its {column}") from None
+
+    def damaged(self, what: str) -> StoreError:
+        """The error for a row whose values are not what tianti writes (a crafted or damaged
+        store): one line naming the store and the row."""
+        return StoreError(f"the store {self.path} is damaged: {printable(what, 300)}")
+
+    def _actions(self, text: Any, column: str, row: int) -> list[int]:
+        """A game's `actions` column: a JSON list of action numbers."""
+        value = self._json(text, column, row)
+        if not isinstance(value, list) or not all(
+                type(a) is int and 0 <= a <= MAX_ACTION for a in value):
+            raise self.damaged(f"game {row} has {column} that are not a list of action numbers")
+        return value
+
+    def _times(self, text: Any, row: int) -> list[float]:
+        """A game's `move_times` column: a JSON list of finite seconds."""
+        value = self._json(text, "move_times", row)
+        if not isinstance(value, list) or not all(
+                type(t) in (int, float) and math.isfinite(t) for t in value):
+            raise self.damaged(f"game {row} has move_times that are not a list of seconds")
+        return value
+
+    def _options(self, text: Any, row: int) -> dict[str, Any]:
+        """A game's `options` column: a JSON object of option values (numbers, text, true,
+        false, null)."""
+        value = self._json(text, "options", row)
+        if not isinstance(value, dict) or not all(
+                isinstance(v, (str, int, float, bool, type(None))) for v in value.values()):
+            raise self.damaged(f"game {row} has options that are not a table of option values")
+        return value
+
+    def _row(self, row: tuple[Any, ...], kinds: str, what: str) -> None:
+        """Check a row's values against `kinds`, one letter a column: i an integer, n a number,
+        s text, I/N/S the same or NULL, . anything. SQLite keeps whatever a column is given, so
+        a crafted store may hold text where tianti writes numbers."""
+        for value, kind in zip(row, kinds):
+            if kind == "." or (value is None and kind.isupper()):
+                continue
+            expected = {"i": (int,), "n": (int, float), "s": (str,)}[kind.lower()]
+            if type(value) not in expected:
+                raise self.damaged(f"{what} holds {type(value).__name__} {_shown(value)} where "
+                                   f"{'text' if kind.lower() == 's' else 'a number'} belongs")
+
+    def check_seats(self, where: str = "1", params: tuple[Any, ...] = ()) -> None:
+        """Refuse seats whose place, score or bot is not what tianti writes (SQL would read
+        text as 0 and rate it), for the games matching `where` on `g`."""
+        bad = self.conn.execute(
+            "SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id"
+            f" WHERE ({where}) AND (typeof(s.rank) != 'integer' OR typeof(s.score) != 'integer'"
+            " OR typeof(s.bot) != 'text' OR typeof(g.players) != 'integer') LIMIT 1",
+            params).fetchone()
+        if bad is not None:
+            raise self.damaged(f"seat {bad[1]} of game {bad[0]} has a malformed row")
 
     def close(self) -> None:
         self.conn.close()
@@ -664,18 +739,23 @@ class Store:
 
     def _run_info(self, row: tuple[Any, ...]) -> RunInfo:
         (rid, label, spec, planned, status, created, updated, finished, host, pid, wall) = row
+        self._row(row, "iSsisssSSIn", f"run {rid}")
         done, errors, last_game = self.conn.execute(
             "SELECT COUNT(DISTINCT g.id), COUNT(s.fault_kind), MAX(g.finished_at) FROM games g"
             " LEFT JOIN seats s ON s.game_id = g.id WHERE g.run_id = ?", (rid,)).fetchone()
+        if not isinstance(last_game, (str, type(None))):
+            raise self.damaged(f"a game of run {rid} has a malformed finished_at")
         updated = max(updated, last_game or "")
         if (status == "running" and host == socket.gethostname() and pid is not None
                 and not _pid_alive(pid)):
             status = "stopped"
         try:
             parsed = TournamentSpec.from_dict(self._json(spec, "spec", rid, "run"))
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            _check_spec(parsed)
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError,
+                RecursionError) as e:
             raise StoreError(f"the store {self.path} is damaged: run {rid} has a malformed "
-                             f"spec ({type(e).__name__}: {e})") from None
+                             f"spec ({type(e).__name__}: {printable(e, 80)})") from None
         return RunInfo(rid, label, parsed, planned, done,
                        errors, status, created, updated, finished, host, pid, wall)
 
@@ -709,10 +789,13 @@ class Store:
         """A run's voided games (see the schema), in plan order."""
         if not self._has_voided():
             return []
+        rows = self.conn.execute(
+            "SELECT deal, seating, game, seed, error, worker, finished_at FROM voided"
+            " WHERE run_id = ? ORDER BY deal, seating", (run_id,)).fetchall()
+        for r in rows:
+            self._row(r, "iisisSs", f"the voided game of run {run_id}, deal {r[0]}")
         return [{"deal": d, "seating": s, "game": g, "seed": seed, "error": e, "worker": w,
-                 "finished_at": f} for d, s, g, seed, e, w, f in self.conn.execute(
-                    "SELECT deal, seating, game, seed, error, worker, finished_at FROM voided"
-                    " WHERE run_id = ? ORDER BY deal, seating", (run_id,))]
+                 "finished_at": f} for d, s, g, seed, e, w, f in rows]
 
     def save_game(self, outcome: GameOutcome) -> int | None:
         """Store a finished game and its seats in one transaction; returns its id, or None when
@@ -764,17 +847,26 @@ class Store:
                     "SELECT game_id, seat, bot, spec, score, rank, game_rank, fault_kind,"
                     " fault_move, fault, moves, think_seconds, max_move_seconds FROM seats"
                     f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids):
+                self._row(s, "iissiiiSISinn", f"seat {s[1]} of game {s[0]}")
+                if s[7] is not None and (s[8] is None or s[9] is None):
+                    raise self.damaged(f"seat {s[1]} of game {s[0]} has a fault without its "
+                                       f"move or message")
                 seats[s[0]].append({
                     "seat": s[1], "bot": s[2], "spec": s[3], "score": s[4], "rank": s[5],
                     "game_rank": s[6],
                     "fault": None if s[7] is None else {"kind": s[7], "move": s[8], "message": s[9]},
                     "moves": s[10], "think_seconds": s[11], "max_move_seconds": s[12]})
             for r in chunk:
+                self._row(r, "iiiis.iii..nSs", f"game {r[0]}")
+                if (len(seats[r[0]]) != r[6]
+                        or any(s["seat"] != i for i, s in enumerate(seats[r[0]]))):
+                    raise self.damaged(f"game {r[0]} of {r[6]} players has seats "
+                                       f"{_shown([s['seat'] for s in seats[r[0]]])}")
                 yield StoredGame(
                     id=r[0], run_id=r[1], deal=r[2], seating=r[3], game=r[4],
-                    options=self._json(r[5], "options", r[0]), players=r[6], seed=r[7],
-                    resample_seed=r[8], actions=self._json(r[9], "actions", r[0]),
-                    move_times=self._json(r[10], "move_times", r[0]), duration=r[11],
+                    options=self._options(r[5], r[0]), players=r[6], seed=r[7],
+                    resample_seed=r[8], actions=self._actions(r[9], "actions", r[0]),
+                    move_times=self._times(r[10], r[0]), duration=r[11],
                     worker=r[12], finished_at=r[13], seats=seats[r[0]])
 
 

@@ -42,6 +42,8 @@ from engine.core.errors import TiantiError
 from engine.registry import load_game
 from ladder.match import (Fault, MoveTimeout, Referee, derived_seed, forfeit_ranks, play_game,
                           setup_limit)
+from ladder.referee.host import ProcessBot
+from ladder.referee.players import make_player, placement
 from ladder.schedule import GameTask
 
 # Decisions a shared heartbeat can hold (longer games are restarted from scratch when killed).
@@ -350,9 +352,16 @@ _GUARDED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGALRM", "SIGINT", "SIGT
 
 
 def is_foreign(spec: str) -> bool:
-    """Whether a bot spec names a user's own code (`python:module:factory`), which runs in a
-    sandbox; tianti's own bots print nothing, start nothing and change nothing."""
-    return spec.strip().startswith("python:")
+    """Whether a bot spec names a user's own code (`python:module:factory`, `exec:` programs,
+    `inproc:python:...`), which is checked before a tournament; tianti's own bots print
+    nothing, start nothing and change nothing."""
+    return placement(spec) != "builtin"
+
+
+def is_guarded(spec: str) -> bool:
+    """Whether a bot spec is a user's code asked to run inside this process (`inproc:`), which
+    runs in a `BotSandbox`; every other user's bot plays from a process of its own."""
+    return placement(spec) == "inproc"
 
 
 def output_path(directory: str, seat: int) -> str:
@@ -640,6 +649,8 @@ def _seed_override(spec: str, game_seed: int, name: str) -> dict[str, Any]:
     global _seeded_bots
     if _seeded_bots is None:
         _seeded_bots = {b["name"]: "seed" in b["options"] for b in describe_bots()}
+    if placement(spec) == "process":
+        return {}
     bot_name, raw = parse_spec(spec)
     if "seed" in raw or not _seeded_bots.get(bot_name, False):
         return {}
@@ -669,7 +680,7 @@ def play_task(task: GameTask, heartbeat: Any = None,
     for a in task.prefix_actions:
         movers.append(state.current_player())
         state.apply_action(a)
-    guarded = {seat for seat, (_, spec) in enumerate(task.bots) if is_foreign(spec)}
+    guarded = {seat for seat, (_, spec) in enumerate(task.bots) if is_guarded(spec)}
     if sandbox is not None:
         sandbox.start_game(guarded)
     try:
@@ -682,23 +693,33 @@ def play_task(task: GameTask, heartbeat: Any = None,
                 bots.append(None)  # play_game seats the fallback bot there
                 continue
             overrides = _seed_override(spec, task.seed, name)
-            made, _, fault = referee.call(seat, -1, _make, spec, overrides,
-                                          limit=referee.setup_limit())
+            made = _running(seat, spec)
+            if made is None:
+                made, _, fault = referee.call(seat, -1, _make, spec, overrides,
+                                              referee.move_timeout, limit=referee.setup_limit())
+            else:
+                fault = None
             if fault is not None:
                 fault.message = "the bot could not be made: " + fault.message
                 referee.add_fault(fault)
             bots.append(made)
             made = None
-        # tianti's own bots are trusted code: no state guard for a game of only them
+        bots_made = list(bots)
+        # no user's code in this process (tianti's own bots; python: and exec: bots play from
+        # processes of their own): no state guard
         result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee,
                            trusted=referee.trusted)
         _let_go(referee, bots, len(result.actions))
         faults = list(referee.faults)
         if len(faults) > len(result.faults):  # a destructor faulted: it ranks last too
             result.ranks = forfeit_ranks(result.game_ranks, {f.seat for f in faults})
-        if sandbox is not None:
-            for f in faults[len(task.prefix_faults):]:
+        for f in faults[len(task.prefix_faults):]:
+            if sandbox is not None and f.seat in guarded:
                 f.message = with_output(f.message, sandbox.output(f.seat))
+            elif type(bots_made[f.seat]) is ProcessBot and f.kind != "crashed":
+                # (a crash's message carries its stderr already)
+                f.message = with_output(f.message, bots_made[f.seat].stderr_tail())
+        _keep_processes(task, bots_made)
     finally:
         if sandbox is not None:
             sandbox.end_game()
@@ -723,9 +744,48 @@ def play_task(task: GameTask, heartbeat: Any = None,
         faults=[f.to_dict() for f in faults])
 
 
-def _make(spec: str, overrides: dict[str, Any]) -> Any:
-    """A bot made from its spec (the body of a timed call)."""
-    return make_bot(spec, **overrides)
+def _make(spec: str, overrides: dict[str, Any], move_timeout: float | None = None) -> Any:
+    """A bot made from its spec (the body of a timed call); a bot in a process of its own is
+    started and has shaken hands (it may take the setup time limit)."""
+    return make_player(spec, move_timeout=move_timeout, setup_timeout=setup_limit(move_timeout),
+                       **overrides)
+
+
+# The bots in processes of their own that this worker keeps between games, by (seat, spec): a
+# process serves game after game, always one seat of a game.
+_processes: dict[tuple[int, str], ProcessBot] = {}
+
+
+def _running(seat: int, spec: str) -> ProcessBot | None:
+    """The live process bot kept for `spec` at `seat`, if any."""
+    bot = _processes.get((seat, spec))
+    if bot is not None and bot.dead:
+        bot.close()
+        del _processes[(seat, spec)]
+        return None
+    return bot
+
+
+def _keep_processes(task: GameTask, bots: list[Any]) -> None:
+    """Keep the live process bots of a finished game for the next; end the others."""
+    for seat, bot in enumerate(bots):
+        if type(bot) is not ProcessBot:
+            continue
+        key = (seat, task.bots[seat][1])
+        if _processes.get(key) not in (None, bot):
+            _processes.pop(key).close()
+        if bot.dead:
+            bot.close()
+            _processes.pop(key, None)
+        else:
+            _processes[key] = bot
+
+
+def close_processes() -> None:
+    """Quit every process bot this worker keeps."""
+    for bot in list(_processes.values()):
+        bot.close()
+    _processes.clear()
 
 
 def _let_go(referee: Referee, bots: list[Any], index: int) -> None:
@@ -818,8 +878,10 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int,
         try:
             message = conn.recv()
         except (EOFError, OSError):
+            close_processes()
             return
         if message is None:
+            close_processes()
             return
         serial, task = message
         hb.start_task(serial, task)
@@ -833,6 +895,7 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int,
         except (BrokenPipeError, OSError):
             return
         if sandbox.tainted or reply[0] == "failed":
+            close_processes()
             return  # a fresh process for the next game
 
 
@@ -953,11 +1016,14 @@ def _probe_main(conn: Connection, bots: list[tuple[str, str]], limit: float | No
     sandbox.start_game(set(range(len(bots))))
     for i, (_, spec) in enumerate(bots):
         conn.send(("start", i))
-        made, _, fault = referee.call(i, -1, _make_checked, spec, limit=limit)
+        made, _, fault = referee.call(i, -1, _make_checked, spec, limit, limit=limit)
         if fault is None and isinstance(made, _SpecProblem):
             error: str | None = made.message
         elif fault is not None:
             error = fault.message.strip().splitlines()[-1] if fault.kind == "error" else fault.message
+        elif type(made) is ProcessBot:
+            error = None
+            made.close()
         else:
             error = None
             holder = [made]
@@ -978,10 +1044,10 @@ class _SpecProblem:
         self.message = message
 
 
-def _make_checked(spec: str) -> Any:
+def _make_checked(spec: str, limit: float | None = None) -> Any:
     from ai.bots import BotSpecError
 
     try:
-        return make_bot(spec)
+        return make_player(spec, setup_timeout=limit)
     except BotSpecError as e:
         return _SpecProblem(str(e))

@@ -1,6 +1,19 @@
 """The errors tianti raises on bad input. Each says which value was wrong and what is allowed."""
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """' (did you mean X?)' with the names closest to a misspelt `word` (difflib), for an
+    error message; '' when none is close."""
+    close = difflib.get_close_matches(str(word), list(names), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    either = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]
+    return f" (did you mean {either}?)"
+
 
 class TiantiError(Exception):
     """Base of every error tianti raises on purpose."""

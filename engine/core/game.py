@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
-from engine.core.errors import OptionError
+from engine.core.errors import OptionError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Game:
             allowed = ", ".join(known)
             raise OptionError(
                 f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
-                f"for {self.NAME}; allowed: {allowed}"
+                f"for {self.NAME}{did_you_mean(unknown[0], known)}; allowed: {allowed}"
             )
         values = {}
         for name, opt in known.items():

@@ -32,12 +32,12 @@ from engine.core.events import EMPTY_TABLE, Event
 
 TERMINAL = TERMINAL_PLAYER
 RECORD_FORMAT = "tianti-record"
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 # Record versions `from_record` replays. Version 1: records written before the rules change of
-# issue 13; they replay under the old rules (each game's `_legacy_record_options` and
-# `_legacy_record_fill` say how), and such a state's `to_record` is a version-2 record of the
-# same game.
-RECORD_VERSIONS = (1, 2)
+# issue 13; version 2: before that of issue 36 (Mount Tai's year-one 高矣). They replay under the
+# old rules (each game's `_legacy_record_options` and `_legacy_record_fill` say how), and such a
+# state's `to_record` is a current record of the same game.
+RECORD_VERSIONS = (1, 2, 3)
 VIEW_FORMAT = "tianti-view"
 VIEW_VERSION = 1
 _SEED_LIMIT = 1 << 64

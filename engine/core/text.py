@@ -115,3 +115,30 @@ def fit_lines(text: str, width: int = WIDTH) -> str:
         out.append(lead + first)
         out.extend(lead + r for r in rest)
     return "\n".join(out)
+
+
+# Characters a terminal acts on instead of showing (line breaks, ESC and the other controls,
+# bidirectional overrides, line and paragraph separators) and those with no meaning yet.
+_UNSAFE = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+
+
+def unsafe_characters(text: str) -> list[str]:
+    """The characters of `text` that would act on a terminal rather than show (a name holding
+    one could forge or hide lines of a listing), escaped, without repeats."""
+    return list(dict.fromkeys(_escape(c) for c in text if unicodedata.category(c) in _UNSAFE))
+
+
+def printable(text: object, limit: int | None = None) -> str:
+    """`text` as one harmless line: every character a terminal would act on written as its
+    Python escape (`\\n`, `\\x1b`, `\\u202e`), and cut to `limit` characters (with "...") when
+    given. For text read from files and stores that tianti did not check as it was written."""
+    s = str(text)
+    if limit is not None and len(s) > limit:
+        s = s[:limit] + "..."
+    if s.isprintable():
+        return s
+    return "".join(_escape(c) if unicodedata.category(c) in _UNSAFE else c for c in s)
+
+
+def _escape(c: str) -> str:
+    return c.encode("unicode_escape").decode("ascii")

@@ -169,10 +169,13 @@ class DragonGame(Game):
     @classmethod
     def _stored_record_version(cls, options, actions):
         """Version 1 when the first draft pick is not followed by the starting-persons decision
-        (a game kept before issue 13), else 2."""
+        (a game kept before issue 13), else the current version (Dragon's rules did not change
+        with version 3)."""
+        from engine.core.state import RECORD_VERSION
+
         if len(actions) > 1 and actions[1] not in (A_START, A_START + 1):
             return 1
-        return 2
+        return RECORD_VERSION
 
     def _legacy_record_fill(self, state, version, next_action):
         """A version-1 record (before issue 13) has no starting-persons decision: the engine

@@ -212,16 +212,41 @@ GUIDE: dict[str, Topic] = {
 }
 
 LEGEND = """In the Year of the Dragon: the board's words
-  Month M of 12, event: the event at this month's end; next: the months after it.
+  Month M of 12, event: the event at this month's end; next: the months after
+    it. Before month 1: "Events by month", every month's event.
+  super event in month 7 (expansion): its extra event; Great Wall: the wall's
+    sections built so far, of 12.
   Action groups: the action cards of this month by group; "(taken)": a dragon
     is already there, so joining costs 3 yuan; "taken 2x": two dragons.
   Person track: each player's steps; further ahead acts first (acting order).
   Persons left (young/old): tiles on the display, young/old for split kinds.
   P0 you: VP, yuan, rice, fireworks tiles; privileges: small (1 dragon) and
-    large (2 dragons), each dragon 1 VP per month.
+    large (2 dragons), each dragon 1 VP per month; "<- to move": deciding now.
   palace N (F floors): who lives there; "empty" is a free floor.
   cards: your person cards left; a wildcard recruits any kind.
-  A "* " before a line: it changed since your last decision."""
+  A "* " before a line: it changed since your last decision.
+The full board (`board`, the game's end, `tianti watch` and `replay`) adds:
+  Events: all twelve months, [this month] in brackets.
+  Wall: sections built of 12, with who built each; wall tiles left: a player's
+    unused wall tiles (Great Wall).
+  Persons on display: the tiles left, young and old apart.
+  Player N: the same numbers, "track T": steps on the person track.
+  palace N (F floors), cards: as above, for every player.
+  Now: who decides what; Final: the final scores."""
+
+
+def choice_group(snap: dict[str, Any], action: int) -> tuple[str, str] | None:
+    """For a long list of choices, which `tianti play` shows grouped so that the board stays
+    in view: the heading of `action`'s group and its short label under it (None: the choice
+    is shown whole). Recruiting with a card or with a wildcard, one person type each."""
+    from engine.dragon.game import LAYOUT as L
+    from engine.dragon.text import type_name
+
+    if L["play"] <= action < L["play_empty"]:
+        return "recruit with its card", type_name(action - L["play"])
+    if L["wild"] <= action < L["wild_empty"]:
+        return "recruit with a wildcard", type_name(action - L["wild"])
+    return None
 
 
 def explain_action(snap: dict[str, Any], action: int) -> str:

@@ -13,7 +13,7 @@ done only for an event sits behind `if ev:`. Every victory point goes through `a
 emits it.
 """
 
-from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, int64_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8
@@ -25,6 +25,38 @@ from engine.dragon.knowledge cimport dragon_move_prior, dragon_evaluate
 
 from engine.dragon import data as _data
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* Bit i set when byte i of w is not zero, for the 8 bytes of w (no SIMD, no branches):
+       the high bit of each nonzero byte, then the eight high bits gathered by one multiply. */
+    static inline unsigned int dr_nonzero8(uint64_t w) {
+        uint64_t x = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w)
+                     & 0x8080808080808080ULL;
+        return (unsigned int)(((x >> 7) * 0x0102040810204080ULL) >> 56);
+    }
+    /* Bit t set when p[t] != 0, for the 15 bytes at p (person types on the display): two
+       overlapping 8-byte loads, bytes 0..7 and 7..14, both inside the 15 bytes. */
+    static inline unsigned int dr_nonzero15(const unsigned char* p) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t lo, hi;
+        memcpy(&lo, p, 8);
+        memcpy(&hi, p + 7, 8);
+        return dr_nonzero8(lo) | (dr_nonzero8(hi) << 7);
+    #else
+        unsigned int m = 0;
+        for (int t = 0; t < 15; t++) m |= (unsigned int)(p[t] != 0) << t;
+        return m;
+    #endif
+    }
+    static inline int dr_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int dr_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    unsigned int nonzero15 "dr_nonzero15"(const uint8_t* p) noexcept nogil
+    int ctz "dr_ctz"(unsigned int x) noexcept nogil
+    int ctz64 "dr_ctz64"(unsigned long long x) noexcept nogil
+
 # ---------------------------------------------------------------------------------------------
 # Tables, filled from data.py at import.
 
@@ -33,6 +65,8 @@ cdef uint8_t TYPE_SYM[N_TYPES]
 cdef uint8_t TYPE_VALUE[N_TYPES]
 cdef uint8_t PAIR_A[N_PAIRS]
 cdef uint8_t PAIR_B[N_PAIRS]
+cdef uint64_t PAIRS_WITH[N_TYPES]   # bit i: draft pair i includes that type
+cdef unsigned int PAIRED_TYPES = 0  # the types that occur in draft pairs
 cdef uint8_t CARD_BASE[N_CARDS_MAX]
 cdef int8_t CARD_SYM_KIND[N_CARDS_MAX]
 cdef uint8_t GROUP_SIZE[MAX_PLAYERS + 1][2][MAX_PLAYERS]
@@ -48,6 +82,7 @@ def _load_tables() -> None:
     """Copy data.py into the C tables (and check it matches the enums of state.pxd)."""
     global START_YUAN, START_FLOORS, N_START_PALACES, WILDCARDS, FEE, TOPUP_TO, PRIV_SMALL_COST
     global TRIBUTE, CONTAGION, FESTIVAL_FIRST, FESTIVAL_SECOND, WALL_STEPS, WALL_YUAN, WALL_VP
+    global PAIRED_TYPES
     global QUAKE_FLOORS, TORNADO_CARDS, SUPER_MONTH, VP_PER_PERSON, SALE_PRICE, YUAN_PER_VP
     d = _data
     assert len(d.KINDS) == N_KINDS and len(d.TYPES) == N_TYPES
@@ -60,9 +95,15 @@ def _load_tables() -> None:
         TYPE_VALUE[i] = t.value
         # The type numbering of state.pxd: young kind k = k, old kind k = k + 6.
         assert i == (t.kind + 6 if t.old else t.kind)
+    PAIRED_TYPES = 0
+    for i in range(N_TYPES):
+        PAIRS_WITH[i] = 0
     for i, (a, b) in enumerate(d.DRAFT_PAIRS):
         PAIR_A[i] = a
         PAIR_B[i] = b
+        PAIRS_WITH[a] |= (<uint64_t>1) << i
+        PAIRS_WITH[b] |= (<uint64_t>1) << i
+        PAIRED_TYPES |= (1u << a) | (1u << b)
     for i, (name, base) in enumerate(d.CARDS):
         CARD_BASE[i] = base
         CARD_SYM_KIND[i] = -1 if d.CARD_KIND[i] is None else d.CARD_KIND[i]
@@ -235,14 +276,20 @@ cdef inline bint ahead(const DragonStruct* s, int a, int b) noexcept nogil:
 
 
 cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil:
-    cdef int n = s.opt.n_players, i, j, x
+    # Insertion sort on one integer per seat, (track, stamp): x goes before y exactly when
+    # ahead(s, x, y), and ties keep seat order.
+    cdef int n = s.opt.n_players, i, j
+    cdef int64_t key[MAX_PLAYERS]
+    cdef int64_t x
     for i in range(n):
-        x = i
+        key[i] = ((<int64_t>s.p[i].track) << 16) | s.p[i].stamp
+    for i in range(n):
+        x = key[i]
         j = i
-        while j > 0 and ahead(s, x, out[j - 1]):
+        while j > 0 and x > key[out[j - 1]]:
             out[j] = out[j - 1]
             j -= 1
-        out[j] = x
+        out[j] = i
     return n
 
 
@@ -335,7 +382,7 @@ cdef void dragon_init(DragonStruct* s, const DragonOptions* o, uint64_t seed) no
 cdef bint begin_turn(DragonStruct* s, int seat) noexcept nogil:
     """Whether `seat` has a decision in the current round's phase (and set it up)."""
     cdef DragonPlayer* pl = &s.p[seat]
-    cdef int k, ph = s.phase
+    cdef int ph = s.phase
     if ph == PH_ACTION:
         return True
     if ph == PH_PERSON:
@@ -358,10 +405,8 @@ cdef bint begin_turn(DragonStruct* s, int seat) noexcept nogil:
         s.last_choice = 0
         return s.todo > 0
     if ph == PH_SUNRISE:
-        for k in range(N_KINDS):
-            if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
-                return True
-        return False
+        # A young tile (types 0..8) on the display of a kind not taken yet this sunrise.
+        return (nonzero15(s.display) & ~s.sunrise_taken & 0x1FF) != 0
     if ph == PH_CONTRACT:
         return pl.n_persons > 0
     return False
@@ -772,10 +817,16 @@ cdef int legal_drought(const DragonStruct* s, const DragonPlayer* pl, int* out) 
 
 cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
     cdef int c, fee, b, n = 0
-    for c in range(CARD_PRIVILEGE):
-        if c < s.n_cards and pl.yuan >= fee_for(s, c):
+    if pl.yuan >= FEE and pl.yuan >= 0:
+        # Every card is affordable, whatever its group's fee (0 or FEE).
+        for c in range(min(s.n_cards, CARD_PRIVILEGE)):
             out[n] = A_CARD + c
             n += 1
+    else:
+        for c in range(CARD_PRIVILEGE):
+            if c < s.n_cards and pl.yuan >= fee_for(s, c):
+                out[n] = A_CARD + c
+                n += 1
     fee = fee_for(s, CARD_PRIVILEGE)
     if pl.yuan >= fee + PRIV_SMALL_COST:
         out[n] = A_PRIV_SMALL
@@ -793,24 +844,29 @@ cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* 
 
 
 cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
-    cdef int t, k, n = 0
-    cdef bint any_tile = False
-    for t in range(N_TYPES):
-        if s.display[t] > 0:
-            any_tile = True
-            if (pl.hand >> TYPE_KIND[t]) & 1:
-                out[n] = A_PLAY + t
-                n += 1
-    for k in range(N_KINDS):
-        if (pl.hand >> k) & 1 and s.display[k] == 0 and (k < KIND_PYROTECHNIST or s.display[k + 6] == 0):
-            out[n] = A_PLAY_EMPTY + k
-            n += 1
+    # By bit masks: types on the display, types and kinds of the cards in hand. A type is a kind
+    # (young, bit k) or, for kinds 3..8, its old tile (bit k + 6); so a kind mask becomes a type
+    # mask by (m & 0x1FF) | ((m & 0x1F8) << 6), and back by (m & 0x1FF) | ((m >> 6) & 0x1F8).
+    cdef unsigned int shown = nonzero15(s.display), m
+    cdef unsigned int hand = pl.hand & 0x1FF
+    cdef int n = 0
+    m = shown & (hand | ((hand & 0x1F8) << 6))
+    while m:
+        out[n] = A_PLAY + ctz(m)
+        n += 1
+        m &= m - 1
+    m = hand & ~((shown & 0x1FF) | ((shown >> 6) & 0x1F8))
+    while m:
+        out[n] = A_PLAY_EMPTY + ctz(m)
+        n += 1
+        m &= m - 1
     if pl.wild > 0:
-        for t in range(N_TYPES):
-            if s.display[t] > 0:
-                out[n] = A_WILD + t
-                n += 1
-        if not any_tile:
+        m = shown
+        while m:
+            out[n] = A_WILD + ctz(m)
+            n += 1
+            m &= m - 1
+        if shown == 0:
             out[n] = A_WILD_EMPTY
             n += 1
     return n
@@ -819,6 +875,7 @@ cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* 
 cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
     cdef const DragonPlayer* pl = &s.p[s.cur]
     cdef int ph = s.phase, i, p, k, n = 0
+    cdef uint64_t pairs
     if ph == PH_ACTION:
         return legal_action_phase(s, pl, out)
     if ph == PH_PERSON:
@@ -851,10 +908,16 @@ cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
         out[1] = A_START + 1
         return 2
     if ph == PH_DRAFT:
-        for i in range(N_PAIRS):
-            if not (s.pairs_taken >> i) & 1 and s.display[PAIR_A[i]] > 0 and s.display[PAIR_B[i]] > 0:
-                out[n] = A_DRAFT + i
-                n += 1
+        # The pairs not taken, less those with a type gone from the display.
+        pairs = ~s.pairs_taken & ((<uint64_t>1 << N_PAIRS) - 1)
+        k = ~nonzero15(s.display) & PAIRED_TYPES
+        while k:
+            pairs &= ~PAIRS_WITH[ctz(k)]
+            k &= k - 1
+        while pairs:
+            out[n] = A_DRAFT + ctz64(pairs)
+            n += 1
+            pairs &= pairs - 1
         return n
     if ph == PH_QUAKE:
         if s.release_palace != NONE8:
@@ -1180,53 +1243,78 @@ cdef void apply_start(DragonStruct* s, int together) noexcept nogil:
         start_month(s, ev_sink() != NULL)
 
 
+cdef void apply_build_at(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_build(s, pl, a - A_BUILD)
+
+
+cdef void apply_draft_pair(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_draft(s, a - A_DRAFT)
+
+
+cdef void apply_start_pair(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_start(s, a - A_START)
+
+
+cdef void apply_flood(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    if a == A_FLOOD:
+        pl.yuan -= 1
+    elif a == A_FLOOD + 1:
+        pl.rice -= 1
+    else:
+        pl.fireworks -= 1
+    s.last_choice = <int16_t>(a - A_FLOOD)
+    s.todo -= 1
+    if s.todo == 0:
+        next_turn(s)
+
+
+cdef void apply_tornado(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    if a == A_TORNADO + N_KINDS:
+        pl.wild -= 1
+    else:
+        pl.hand &= ~(1 << (a - A_TORNADO))
+    s.last_choice = <int16_t>(a - A_TORNADO)
+    s.todo -= 1
+    if s.todo == 0:
+        next_turn(s)
+
+
+cdef void apply_sunrise(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    s.sunrise_taken |= 1 << (a - A_SUNRISE)
+    s.display[a - A_SUNRISE] -= 1
+    s.pending_type = <uint8_t>(a - A_SUNRISE)
+    s.resume = PH_SUNRISE
+    s.phase = PH_PLACE
+
+
+cdef void apply_contract_kind(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    apply_contract(s, pl, a - A_CONTRACT)
+
+
+ctypedef void (*ApplyFn)(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil
+
+# The decision of each phase (NULL: none). Called through this table, the phases' code stays in
+# functions of their own instead of one large dragon_apply, whose entry and exit (saving and
+# restoring registers for the largest phase) every decision would pay.
+cdef ApplyFn APPLY[16]
+APPLY[PH_ACTION] = apply_card
+APPLY[PH_PERSON] = apply_person_card
+APPLY[PH_PLACE] = apply_place
+APPLY[PH_BUILD] = apply_build_at
+APPLY[PH_RELEASE] = apply_release
+APPLY[PH_DRAFT] = apply_draft_pair
+APPLY[PH_START] = apply_start_pair
+APPLY[PH_QUAKE] = apply_quake
+APPLY[PH_FLOOD] = apply_flood
+APPLY[PH_TORNADO] = apply_tornado
+APPLY[PH_SUNRISE] = apply_sunrise
+APPLY[PH_CONTRACT] = apply_contract_kind
+
+
 cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
-    cdef DragonPlayer* pl = &s.p[s.cur]
     cdef int ph = s.phase
-    if ph == PH_ACTION:
-        apply_card(s, pl, a)
-    elif ph == PH_PERSON:
-        apply_person_card(s, pl, a)
-    elif ph == PH_PLACE:
-        apply_place(s, pl, a)
-    elif ph == PH_BUILD:
-        apply_build(s, pl, a - A_BUILD)
-    elif ph == PH_RELEASE:
-        apply_release(s, pl, a)
-    elif ph == PH_DRAFT:
-        apply_draft(s, a - A_DRAFT)
-    elif ph == PH_START:
-        apply_start(s, a - A_START)
-    elif ph == PH_QUAKE:
-        apply_quake(s, pl, a)
-    elif ph == PH_FLOOD:
-        if a == A_FLOOD:
-            pl.yuan -= 1
-        elif a == A_FLOOD + 1:
-            pl.rice -= 1
-        else:
-            pl.fireworks -= 1
-        s.last_choice = <int16_t>(a - A_FLOOD)
-        s.todo -= 1
-        if s.todo == 0:
-            next_turn(s)
-    elif ph == PH_TORNADO:
-        if a == A_TORNADO + N_KINDS:
-            pl.wild -= 1
-        else:
-            pl.hand &= ~(1 << (a - A_TORNADO))
-        s.last_choice = <int16_t>(a - A_TORNADO)
-        s.todo -= 1
-        if s.todo == 0:
-            next_turn(s)
-    elif ph == PH_SUNRISE:
-        s.sunrise_taken |= 1 << (a - A_SUNRISE)
-        s.display[a - A_SUNRISE] -= 1
-        s.pending_type = <uint8_t>(a - A_SUNRISE)
-        s.resume = PH_SUNRISE
-        s.phase = PH_PLACE
-    elif ph == PH_CONTRACT:
-        apply_contract(s, pl, a - A_CONTRACT)
+    if ph < 16 and APPLY[ph] != NULL:
+        APPLY[ph](s, &s.p[s.cur], a)
 
 # ---------------------------------------------------------------------------------------------
 # Entry points for tests that build positions by hand (DragonState._debug_*).

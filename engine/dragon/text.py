@@ -228,10 +228,11 @@ def _seat_lines(snap: Snapshot, i: int) -> list[str]:
         cards.append(f"{seat['wildcards']} wildcard{'s' if seat['wildcards'] != 1 else ''}")
     lines.extend(wrap("  cards: ", cards or ["none"], WIDTH))
     for p, palace in enumerate(seat["palaces"]):
+        # The notation of the compact board (compact_text), which the legend explains.
         persons = [type_name(t) for t in palace["persons"]]
-        empty = ["-"] * (palace["floors"] - len(persons))
-        lines.extend(wrap(f"  palace {p + 1} [{'#' * palace['floors']:<3}] ", persons + empty,
-                          WIDTH))
+        empty = ["empty"] * (palace["floors"] - len(persons))
+        lines.extend(wrap(f"  palace {p + 1} ({_plural(palace['floors'], 'floor')}): ",
+                          persons + empty, WIDTH))
     if not seat["palaces"]:
         lines.append("  no palaces")
     if snap["options"]["great_wall"]:

@@ -457,12 +457,13 @@ class Praise:
 
 
 # Year 1 / Year 2 Eight Praises tiles (Eight Praises section), reward 5 in year 1.
-# "高矣" year 1: "cultivates the 2nd layer" = holds a tile on layer 2 or higher; year 2: "each
-# layer of the personal fief the player has reached (4 layers in total)" = the layers holding one
-# of the player's tiles (the ascent marker for the summit). Layers are not always reached in
-# order: the Descendant of Zheng's level 2 cultivates across a water source, from layer 1 to
-# layer 3, and {1, 3} is two layers, not three. The same count serves year 1 (at least 2 layers:
-# layer 1 always holds the first settlement, so this is "a tile on layer 2 or higher").
+# "高矣" year 2: "each layer of the personal fief the player has reached (4 layers in total)" =
+# the layers holding one of the player's tiles (the ascent marker for the summit). Layers are not
+# always reached in order: the Descendant of Zheng's level 2 cultivates across a water source,
+# from layer 1 to layer 3, and {1, 3} is two layers, not three. Year 1: "cultivates the 2nd
+# layer", read the same way = layer 2 holds a tile; its measure counts layers 1 and 2 (layer 1
+# holds the first development site), at least 2 pays, so {1, 3} pays nothing (issue 36; option
+# gao_yi_above_layer_1: any tile above layer 1 pays, the earlier reading). See READINGS.
 # "特矣" year 1: "holds 1 level 2 talent card"; assumption: a level 3 card also qualifies.
 PRAISES: tuple[Praise, ...] = (
     Praise("高矣", "gao yi", "layers reached", 2, 5, 1, 2),
@@ -602,6 +603,14 @@ READINGS: tuple[str, ...] = (
     "rulebook (Eight Praises, year 2): 高矣 counts the layers of the fief holding a tile of "
     "the player ('each layer ... the player has reached'), not the highest layer: with the "
     "Descendant of Zheng's level 2 layers {1, 3} are two layers.",
+    "rulebook (Eight Praises, year 1): '高矣: If the player cultivates the 2nd layer of their "
+    "personal fief through barren land cultivation, the player gains 5 reputation.' Reading: "
+    "layer 2 holds one of the player's tiles; layers {1, 3} (the Descendant of Zheng's level 2 "
+    "crossing a water source from layer 1 to layer 3) do not pay. Why: the 2nd layer is named, "
+    "and year two's 高矣 is read by the layers holding a tile; a player who crossed over layer "
+    "2 has not cultivated it. Option gao_yi_above_layer_1=True: any tile above layer 1 pays "
+    "(the engine's reading before issue 36; records made before it replay so). Test: "
+    "test_gao_yi_year_1_needs_a_tile_on_layer_2.",
     "assumption: the Administrative Official's level 1 and 2 removals are mandatory while an "
     "uncovered tile is left ('removes'); its level 1 removal in a tidy-up counts among the "
     "tidy-up's tiles; the Secretary's level 1 discard is optional ('may').",
@@ -622,6 +631,27 @@ READINGS: tuple[str, ...] = (
     "assumption: challenge game 3's 'may not perform the action taken in the previous round' "
     "counts the tidy-up as an action (no tidy-up twice running) and recruitment and "
     "development as one action (the edict effect), as every other effect.",
+    "rulebook (Solo Challenge Mode, game 3): 'in the policy decision phase, the player may not "
+    "perform the action taken in the previous round.'; the Secretary's level 3: 'At game end, "
+    "before reputation is calculated, the player performs one additional policy decision "
+    "phase, and then reputation is calculated as normal.' Reading: the rule holds in that extra "
+    "phase too: the actions of the last round (the tidy-up included) may not be performed in "
+    "it. Why: the Secretary's text calls it a policy decision phase, the challenge's rule "
+    "covers the policy decision phase, and neither text exempts the extra one; the round "
+    "before it is the game's last. Test: "
+    "test_challenge_3_secretary_extra_decision_not_the_last_rounds_action.",
+    "rulebook (5. Building Plan, the action effect): 'If the number of building tiles in the "
+    "blueprint area is less than the number specified for the player count, replenish it "
+    "from the supply pile according to the rules for the start of the game (in a 2- or "
+    "3-player game, flip 3 different kinds of building tiles; in a 4-player game, flip 4 "
+    "different kinds of building tiles).' Reading: the number is of kinds showing: the area "
+    "is refilled when fewer than 3 (4 players: 4) kinds show, flipping until that many kinds "
+    "show, a tile of a kind already there stacked on it; taking one tile of a stack leaves "
+    "the area as it is. "
+    "Why: the number specified is a number of kinds ('flip 3 different kinds'), setup stacks "
+    "tiles of the same name ('stack them together'), and the solo rules refill an empty "
+    "space of the area, which a stack leaves only when its last tile is taken. Test: "
+    "test_blueprint_refills_when_fewer_kinds_show.",
     "assumption: the Descendant of Zheng's level 3 'next to a water source' uses the farmland "
     "reclamation's rule (orthogonal, water flows downhill: water at the same height or higher "
     "counts, also outside the fief).",

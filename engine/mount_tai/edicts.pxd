@@ -11,8 +11,11 @@ from engine.mount_tai.state cimport *
 # The slots resting on `slot` in `layout` (a bit mask).
 cdef uint32_t edict_covers(int layout, int slot) noexcept nogil
 
-# The uncovered slots of `pl` (a bit mask over present slots).
+# The uncovered slots of `pl` (a bit mask over present slots), by table lookups.
 cdef uint32_t edict_uncovered(const MTPlayer* pl, int layout) noexcept nogil
+
+# The same answer recounted slot by slot (the reference the invariants check it against).
+cdef uint32_t edict_uncovered_recount(const MTPlayer* pl, int layout) noexcept nogil
 
 # Deal the edict area of `pl` for `layout` (face up, or covered tiles face down when `hidden`),
 # drawing from `rng`. Challenge game 6 uses `tiered` stacks (I, II, II, III x4 per pile).

@@ -126,22 +126,33 @@ class MountTaiGame(Game):
         Option("legacy_readings", bool, False,
                "the readings before issue 13, to replay records made then: talents settle "
                "before the Works Office, Free Market and Military Garrison; year-two 高矣 "
-               "counts the highest layer; every edict effect is optional"),
+               "counts the highest layer (year one: any tile above layer 1); every edict "
+               "effect is optional"),
+        Option("gao_yi_above_layer_1", bool, False,
+               "the reading before issue 36, to replay records made then: year-one 高矣 pays "
+               "for a tile on any layer above layer 1, layers {1, 3} too (default: a tile on "
+               "layer 2)"),
     )
 
     @classmethod
     def _stored_record_version(cls, options, actions):
         """Version 1 for complete options without optional_edict_effects (a game kept before
-        issue 13), else 2."""
+        issue 13), 2 for those without gao_yi_above_layer_1 (kept before issue 36), else 3."""
+        if "gao_yi_above_layer_1" in options:
+            return 3
         return 2 if "optional_edict_effects" in options else 1
 
     @classmethod
     def _legacy_record_options(cls, options, version):
         """A version-1 record (before issue 13) replays with legacy_readings. Records labelled
         version 1 by the engine of issue 13 itself, before the record version was raised, name
-        its option optional_edict_effects and replay as they are."""
+        its option optional_edict_effects and replay as they are. A record of version 1 or 2
+        (before issue 36) without the option gao_yi_above_layer_1 replays with it: year-one
+        高矣 then paid for any tile above layer 1."""
         if version < 2 and "optional_edict_effects" not in options:
             options["legacy_readings"] = True
+        if version < 3 and "gao_yi_above_layer_1" not in options:
+            options["gao_yi_above_layer_1"] = True
         return options
 
     def _complete_options(self, values):
@@ -205,6 +216,7 @@ cdef MTOptions _options(dict opts):
     o.seasonal_yields = 1 if opts["seasonal_yields"] else 0
     o.legacy = 1 if opts["legacy_readings"] else 0
     o.optional_effects = 1 if (opts["optional_edict_effects"] or o.legacy) else 0
+    o.gao_yi_above = 1 if (opts["gao_yi_above_layer_1"] or o.legacy) else 0
     bt = opts["bonus_talent"]
     o.bonus_talent = NONE8 if bt is None else NO_BONUS if bt == "none" else TALENT_NAMES.index(bt)
     o.bonus_building[0] = NONE8

@@ -17,7 +17,7 @@ from engine.mount_tai import data
 # "矣 is an exclamatory particle", "赫 means brilliant", "駭 means to startle") and each year's
 # condition in words.
 PRAISES: dict[str, tuple[str, str, str]] = {
-    "高矣": ("How lofty!", "a cultivated tile on layer 2 or higher: 5 reputation",
+    "高矣": ("How lofty!", "a tile of yours on layer 2: 5 reputation",
              "2 reputation per layer holding one of your tiles (4 layers)"),
     "壮矣": ("How magnificent!", "2 farmlands: 5 reputation", "2 reputation per farmland"),
     "極矣": ("How supreme!", "2 buildings: 5 reputation", "2 reputation per building"),

@@ -20,7 +20,7 @@ from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables
 from engine.mount_tai.rules cimport mt_apply, mt_init, mt_gamedef
 from engine.mount_tai.legal cimport mt_legal
-from engine.mount_tai.edicts cimport edict_uncovered, edict_slot_count
+from engine.mount_tai.edicts cimport edict_uncovered, edict_uncovered_recount, edict_slot_count
 from engine.mount_tai.supply cimport talent_pool
 
 cdef const MTTables* T = mt_tables()
@@ -143,6 +143,8 @@ cdef int mt_check(const MTState* s, int* buf) noexcept nogil:
                 bad |= BAD_EDICT
         unc = edict_uncovered(pl, s.opt.layout)
         if (unc & ~pl.faceup) != 0 or (pl.faceup & ~pl.present) != 0:
+            bad |= BAD_EDICT
+        if unc != edict_uncovered_recount(pl, s.opt.layout):
             bad |= BAD_EDICT
         if not s.opt.hidden_edicts and pl.faceup != pl.present:
             bad |= BAD_EDICT

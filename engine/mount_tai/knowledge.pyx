@@ -425,6 +425,9 @@ cdef double praises(const Ctx* c, const Hold* h) noexcept nogil:
         if pr == PR_HEIGHT:
             if s.opt.legacy:    # legacy_readings: the highest layer (before issue 13)
                 v += praise_credit(c, k, pr, h.height, False)
+            elif year == 0 and not s.opt.gao_yi_above:
+                # Year 1: layers 1 and 2 (scoring.praise_measure): a tile on layer 2 pays.
+                v += praise_credit(c, k, pr, 1 + ((h.layer_bits >> 1) & 1), False)
             else:
                 v += praise_credit(c, k, pr, (h.layer_bits & 1) + ((h.layer_bits >> 1) & 1)
                                    + ((h.layer_bits >> 2) & 1) + ((h.layer_bits >> 3) & 1), False)

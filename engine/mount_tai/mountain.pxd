@@ -145,6 +145,16 @@ cdef inline int layers_reached(const MTPlayer* pl) noexcept nogil:
     return ((seen >> 1) & 1) + ((seen >> 2) & 1) + ((seen >> 3) & 1) + ((seen >> 4) & 1)
 
 
+cdef inline bint layer_held(const MTPlayer* pl, int layer) noexcept nogil:
+    """Whether fief layer `layer` (1..4) holds a tile of the player (the ascent marker for the
+    summit)."""
+    cdef int l
+    for l in range(N_CELLS):
+        if pl.cell[l] != C_EMPTY and cell_height(l) == layer:
+            return True
+    return False
+
+
 cdef inline int count_cells(const MTPlayer* pl, int kind) noexcept nogil:
     """Fief cells holding `kind` (C_*)."""
     cdef int l, n = 0

@@ -11,7 +11,7 @@ from engine.mount_tai.players cimport (
     talent_level, has_skill, building_count, talents_at_least, talent_levels, add_rep,
 )
 from engine.mount_tai.mountain cimport (
-    highest_layer, layers_reached, count_cells, cell_height, next_to_water,
+    highest_layer, layers_reached, layer_held, count_cells, cell_height, next_to_water,
 )
 
 cdef const MTTables* T = mt_tables()
@@ -21,11 +21,14 @@ cdef int praise_measure(const MTState* s, int seat, int praise, int year) noexce
     cdef const MTPlayer* pl = &s.p[seat]
     if praise == PR_HEIGHT:
         # Year 2 "for each layer of the personal fief the player has reached": the layers
-        # holding a tile, not the highest one. (Year 1's "cultivates the 2nd layer", at least 2
-        # layers, is the same test either way: layer 1 always holds the first settlement.)
+        # holding a tile, not the highest one. Year 1 "cultivates the 2nd layer", read the same
+        # way: layer 2 holds a tile. Its measure counts layers 1 and 2 (layer 1 holds the first
+        # development site), so {1, 3} measures 1 and {1, 2} measures 2 (at least 2 pays).
         if s.opt.legacy:
             return highest_layer(pl)    # legacy_readings: the highest layer (before issue 13)
-        return layers_reached(pl)
+        if year == 0 and not s.opt.gao_yi_above:
+            return 1 + layer_held(pl, 2)
+        return layers_reached(pl)       # year 2; year 1 with gao_yi_above_layer_1 (any layer)
     if praise == PR_FARMLAND:
         return count_cells(pl, C_FARMLAND)
     if praise == PR_BUILDINGS:

@@ -271,6 +271,8 @@ ctypedef struct MTOptions:
     uint8_t legacy          # option legacy_readings (records before issue 13): talents settle
                             # before the Works Office, Free Market and Garrison, year-two 高矣
                             # counts the highest layer (optional_effects is then set too)
+    uint8_t gao_yi_above    # option gao_yi_above_layer_1 (records before issue 36): year-one
+                            # 高矣 pays for a tile on any layer above 1 (legacy sets it too)
 
 
 # One player's holdings.

@@ -7,13 +7,15 @@ import typer
 
 from ai.bots import describe_bots
 from ladder.cli.options import Format, FormatOpt, JsonOpt, output_format, write_csv
+from ladder.cli.screen import echo_fit, hang, spec_pieces, words
 
 
 def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
     """List the bots a spec can name and every option each one takes.
 
-    A spec is NAME or NAME(key=value,...), or python:module:factory(key=value,...) for your
-    own bot."""
+    A spec is NAME or NAME(key=value,...), python:module:factory(key=value,...) for your
+    own bot (out of process; inproc:python:... inside the referee's), or exec:COMMAND ARGS
+    for a program speaking the bot protocol (docs/PROTOCOL.md)."""
     out_fmt = output_format(fmt, json_out)
     listing = describe_bots()
     if out_fmt is Format.json:
@@ -25,14 +27,21 @@ def bots(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
                    for b in listing for k, o in b["options"].items()])
         return
     for b in listing:
-        typer.secho(f"{b['name']}: {b['help']}", bold=True)
+        echo_fit(f"{b['name']}: {b['help']}", bold=True)
         for key, o in b["options"].items():
-            typer.echo(f"  {key} ({o['type']}, default {o['default']!r}): {o['help']}")
+            for line in hang(f"  {key} ({o['type']}, default {o['default']!r}):",
+                             words(" " + o["help"]), indent=6):
+                typer.echo(line)
     typer.echo("")
-    typer.echo("python:MODULE:FACTORY(key=value,...): your own bot, made by calling "
-               "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
-               "(restart() and inform_action(view, player, action) are optional; a view is "
-               "a determinization of the bot's own seat, never the game itself).")
+    echo_fit("python:MODULE:FACTORY(key=value,...): your own bot, made by calling "
+             "MODULE.FACTORY(key='value', ...); it needs a step(view) -> action method "
+             "(restart() and inform_action(view, player, action) are optional; a view is "
+             "a determinization of the bot's own seat, never the game itself). It plays "
+             "from a sandboxed process of its own; inproc:python:... runs it inside the "
+             "referee's process (for a bot you trust).")
+    echo_fit("exec:COMMAND ARGS: any program speaking the bot protocol on stdin/stdout "
+             "(docs/PROTOCOL.md), in a sandboxed process; `tianti bot SPEC` serves "
+             "tianti's own bots that way.")
     _print_levels()
 
 
@@ -47,5 +56,6 @@ def _print_levels() -> None:
         if lv["game"] != game:
             game = lv["game"]
             typer.echo(f"  {game}:")
-        typer.echo(f"    {lv['level']} {lv['name']}: {lv['spec']}")
-        typer.echo(f"      {lv['help']}")
+        echo_fit(f"    level {lv['level']} ({lv['name']}): {lv['help']}")
+        for line in hang("      ", spec_pieces(str(lv["spec"])), indent=6):
+            typer.echo(line)

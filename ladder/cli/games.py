@@ -7,6 +7,7 @@ import typer
 
 from engine.registry import game_class, game_names
 from ladder.cli.options import Format, FormatOpt, JsonOpt, output_format, write_csv
+from ladder.cli.screen import echo_fit, hang, words
 
 
 def games(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
@@ -25,7 +26,9 @@ def games(fmt: FormatOpt = None, json_out: JsonOpt = False) -> None:
                     o["help"]] for g in listing for o in g["options"]])
         return
     for g in listing:
-        typer.secho(f"{g['name']}: {g['title']}", bold=True)
+        echo_fit(f"{g['name']}: {g['title']}", bold=True)
         for o in g["options"]:
             choices = f" (one of {', '.join(map(str, o['choices']))})" if o["choices"] else ""
-            typer.echo(f"  {o['name']} (default {o['default']!r}): {o['help']}{choices}")
+            for line in hang(f"  {o['name']} (default {o['default']!r}):",
+                             words(f" {o['help']}{choices}"), indent=6):
+                typer.echo(line)

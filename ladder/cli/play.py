@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
+import shutil
 import sqlite3
 import sys
 from pathlib import Path
@@ -17,12 +19,14 @@ import typer
 
 from ai.levels import level_names, level_spec, top_level
 from engine.core.errors import TiantiError
-from engine.core.text import WIDTH, fit_lines
+from engine.core.text import WIDTH, display_width, fit_lines, wrap
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
-from ladder.explain import explain_choice, legend
+from ladder.explain import choice_groups, explain_choice, legend
+from ladder.names import seat_name, short
 from ladder.narrate import HEADER, Line, render
-from ladder.play import HUMAN, LoggedMove, PlayError, PlaySession, default_save_path
+from ladder.play import (HUMAN, Choice, LoggedMove, PlayError, PlaySession, default_save_path,
+                         find_save, saves_dir)
 
 HELP = """Commands at any prompt:
   NUMBER or NAME   play that choice (an unambiguous prefix of the name is enough)
@@ -33,9 +37,13 @@ HELP = """Commands at any prompt:
   undo             back to your previous decision
   board            the full board
   log              what happened since your last decision (log all: the whole game)
-  save FILE        save the game (resume with: tianti play --load FILE)
+  save FILE        save the game (resume it with: {program} play --load FILE)
   quit             save the game and stop
+  review           (after the game) where your decisions won or lost it
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
+
+# Games whose narration ends with the final scoring and the ranking (ladder/narrate.py).
+NARRATED_RANKING = ("dragon", "mount-tai")
 
 # Exit status after Ctrl-C (128 + SIGINT), as `tianti tournament run` and `watch` use.
 INTERRUPTED = 130
@@ -71,12 +79,12 @@ def _board(session: PlaySession) -> str:
     return compact(session.seat) if compact else str(state)
 
 
-def _thinking(player: int, spec: str) -> Any:
+def _thinking(player: int, name: str) -> Any:
     """A spinner while a bot thinks (plain text when not on a terminal)."""
     if sys.stdout.isatty():
         from rich.console import Console
 
-        return Console(no_color=not colour_on()).status(f"P{player} ({spec}) is thinking ...",
+        return Console(no_color=not colour_on()).status(f"{seat_name(player, name)} is thinking ...",
                                                         spinner="dots")
     return contextlib.nullcontext()
 
@@ -93,10 +101,73 @@ def _show_board(session: PlaySession, previous: list[str] | None) -> list[str]:
     return lines
 
 
+# A choice list longer than this is shown compactly (grouped), so that board and choices fit
+# a 45-line terminal.
+LONG_LIST = 12
+# Choices grouped under shared first words only when what is left of each is this short.
+SHORT_LABEL = 30
+
+
+def choice_lines(choices: list[Choice], width: int = WIDTH,
+                 groups: list[tuple[str, str] | None] | None = None) -> list[str]:
+    """The numbered choices, one a line; a long list (the draft's pairs, recruiting with
+    wildcards) compactly, in groups on wrapped lines under a heading: the game's groups
+    (`groups`: a heading and a short label per choice, from its guide) where it has them,
+    else choices in a row that share their first words (at least two: "draft craftsman +")."""
+    if len(choices) <= LONG_LIST:
+        return [f"  {c.number:2}. {c.text}" for c in choices]
+    groups = groups or [None] * len(choices)
+    lines: list[str] = []
+    i = 0
+    while i < len(choices):
+        if groups[i] is not None:
+            j = i
+            while j < len(choices) and groups[j] is not None and groups[j][0] == groups[i][0]:
+                j += 1
+            lines.extend(wrap(f"  {groups[i][0]}: ", [f"{c.number}. {g[1]}" for c, g in
+                                                       zip(choices[i:j], groups[i:j])],
+                              width, sep="  "))
+            i = j
+            continue
+        words = choices[i].text.split(" ")
+        common = 0
+        j = i + 1
+        while j < len(choices) and groups[j] is None:
+            other = choices[j].text.split(" ")
+            n = 0
+            while n < min(len(words), len(other)) - 1 and words[n] == other[n]:
+                n += 1
+            if n < 2 or (common and n < common):
+                break
+            common = n if not common else min(common, n)
+            j += 1
+        rests = [" ".join(c.text.split(" ")[common:]) for c in choices[i:j]]
+        if j - i < 2 or max(map(display_width, rests)) > SHORT_LABEL:
+            lines.append(f"  {choices[i].number:2}. {choices[i].text}")
+            i += 1
+            continue
+        head = "  " + " ".join(words[:common]) + " "
+        lines.extend(wrap(head, [f"{c.number}. {rest}" for c, rest in zip(choices[i:j], rests)],
+                          width, sep="  "))
+        i = j
+    return lines
+
+
 def _show_choices(session: PlaySession) -> None:
     say(session.state.decision_name(), bold=True)
-    for c in session.choices():
-        say(f"  {c.number:2}. {c.text}")
+    needed = session.picks_needed()
+    if needed:
+        picked = [session.state.action_to_string(a) for a in session.picks]
+        left = needed - len(picked)
+        if picked:
+            for line in wrap("  your picks so far: ", picked, WIDTH, sep="; "):
+                say(line)
+        say(f"  pick {left} {'more ' if picked else ''}(one at a time, in any order; "
+            "'undo' takes back a pick)")
+    choices = session.choices()
+    groups = choice_groups(session.state, [c.action for c in choices])
+    for line in choice_lines(choices, groups=groups):
+        say(line)
 
 
 class Saver:
@@ -125,8 +196,45 @@ class Saver:
             say(f"\n{why}: the game could NOT be saved: {e}", fg=typer.colors.RED)
             raise typer.Exit(code=code or 1)
         say(f"\n{why}: the game is saved to {saved}")
-        say(f"resume it with: tianti play --load {saved}")
+        resume_hint(saved)
         raise typer.Exit(code=code)
+
+
+def program() -> str:
+    """The command that runs tianti again as it was started: `tianti` when that is what the
+    PATH finds, else the path it was started by (`.venv/bin/tianti` after `make play`, which
+    does not put it on the PATH)."""
+    started = sys.argv[0] if sys.argv else ""
+    if not os.path.basename(started).startswith("tianti"):
+        return "tianti"  # python -m ladder.cli, or a test
+    found = shutil.which("tianti")
+    if found and os.path.realpath(found) == os.path.realpath(started):
+        return "tianti"
+    return shlex.quote(started)
+
+
+def short_path(path: Path) -> str:
+    """`path` as `--load` reads it, short: its name alone in the saves folder, relative to
+    the working folder when inside it, with `~` for the home folder, else whole."""
+    p = Path(path).resolve()
+    if p.parent == saves_dir().resolve() and find_save(p.name) == saves_dir() / p.name:
+        return shlex.quote(p.name)
+    with contextlib.suppress(ValueError):
+        return shlex.quote(str(p.relative_to(Path.cwd().resolve())))
+    with contextlib.suppress(ValueError, RuntimeError):
+        return "~/" + shlex.quote(str(p.relative_to(Path.home().resolve())))
+    return shlex.quote(str(p))
+
+
+def resume_hint(path: Path, lead: str = "resume it with: ") -> None:
+    """How to resume the game saved at `path`: a command to copy, never broken over lines (on
+    a line of its own when it does not fit after `lead`)."""
+    command = f"{program()} play --load {short_path(path)}"
+    if display_width(lead + command) <= WIDTH:
+        typer.echo(lead + command)
+    else:
+        typer.echo(lead.rstrip())
+        typer.echo("  " + command)
 
 
 def _points(n: int) -> str:
@@ -134,23 +242,29 @@ def _points(n: int) -> str:
 
 
 def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
+    """The end: the final board, and where each player's points came from over the whole game
+    (the final scoring and the ranking were narrated just before, so they are not repeated;
+    a game whose narration has no ranking gets it here)."""
     say("")
-    say(str(session.state))
+    for line in fit_lines(_board(session), WIDTH).splitlines():
+        say(line)
     summary = session.summary()
     breakdown = summary.get("breakdown")
+    order = sorted(range(len(summary["ranks"])), key=lambda i: (summary["ranks"][i], i))
     if breakdown:
         say("")
-        say("Final scoring", bold=True)
+        say("Where each score came from over the whole game", bold=True)
         sources = [k for k in breakdown[0] if k != "total"]
-        for i, b in enumerate(breakdown):
-            who = "you" if i == session.seat else session.specs[i]
+        for i in order:
+            b = breakdown[i]
+            who = seat_name(i, "you" if i == session.seat else session.bot_name(i))
             parts = ", ".join(f"{k} {b[k]}" for k in sources if b[k])
-            say(f"  P{i} ({who}): {b['total']} = {parts or '0'}")
-    say("Ranking", bold=True)
-    order = sorted(range(len(summary["ranks"])), key=lambda i: summary["ranks"][i])
-    for i in order:
-        who = "you" if i == session.seat else session.specs[i]
-        say(f"  {summary['ranks'][i] + 1}. P{i} ({who}): {_points(summary['scores'][i])}")
+            say(f"  {who}: {b['total']} = {parts or '0'}")
+    elif session.state.game.name not in NARRATED_RANKING:
+        say("Ranking", bold=True)
+        for i in order:
+            who = seat_name(i, "you" if i == session.seat else session.bot_name(i))
+            say(f"  {summary['ranks'][i] + 1}. {who}: {_points(summary['scores'][i])}")
     solo = summary.get("solo")
     if solo:
         say(f"Solo goal: {solo}")
@@ -170,7 +284,7 @@ def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
 def _intro(session: PlaySession) -> str:
     g = session.state.game
     title = getattr(g, "TITLE", g.name)
-    others = [f"P{i} {s}" for i, s in enumerate(session.specs) if s != HUMAN]
+    others = [f"P{i} {session.bot_name(i)}" for i, s in enumerate(session.specs) if s != HUMAN]
     if others:
         against = "against " + ", ".join(others)
     elif g.options.get("solo") or g.options.get("challenge"):
@@ -224,7 +338,8 @@ def play(
         + ". Mount Tai: " + level_names("mount-tai") + ". `tianti bots` shows their bot "
         "specs; not with --opponent")] = None,
     seed: SeedOpt = None,
-    load: Annotated[Optional[Path], typer.Option("--load", help="resume a saved game")] = None,
+    load: Annotated[Optional[Path], typer.Option(
+        "--load", help="resume a saved game: its file, or its name in the saves folder")] = None,
     save_to: Annotated[
         Optional[Path], typer.Option("--save-to", help="where the game is saved after every "
                                      "decision and at quit / Ctrl-C / end of input (default: a "
@@ -256,7 +371,8 @@ def play(
                                       seed, hint_bot)
     except TiantiError as e:
         raise fail(str(e))
-    saver = Saver(session, save_to or load or default_save_path(session.state.game.name))
+    saver = Saver(session, save_to or (find_save(load) if load else None)
+                  or default_save_path(session.state.game.name))
     say(_intro(session))
     if load is None:
         narrate(session.narrate_setup())
@@ -273,21 +389,43 @@ def play(
             lines.append(Line("event", f"P{move.player} {move.thinking}"))
         narrate(lines + session.narrate_last())
 
-    def played(text: str) -> None:
-        """The person's move and the automatic steps after it."""
-        narrate([Line("move", text)] + session.narrate_last())
+    def played(action: int, forced: bool = False) -> None:
+        """The person plays `action`: their move(s) and the automatic steps after each; at an
+        orderless decision (releases) a pick, played when the set is complete."""
+        text = session.state.action_to_string(action)
+        moves = session.choose(action)
+        if not moves:
+            say(f"you pick: {text}" + (" (the only choice)" if forced else ""))
+            return
+        lines = session.narrate_moves(moves)
+        if forced and len(moves) == 1:
+            lines[0] = Line("move", f"{lines[0].text} (the only choice: played for you)")
+        narrate(lines)
 
     try:
+        _loop(session, saver, announce, played, show_thinking, confirm_forced, db, previous)
+    except TiantiError as e:  # a bot in a process of its own failed
+        raise fail(str(e))
+    finally:
+        session.close()
+
+
+def _loop(session: Any, saver: Any, announce: Any, played: Any, show_thinking: bool,
+          confirm_forced: bool, db: Any, previous: list[str] | None) -> None:
+    """The game's turns until it ends or the person quits (play's body)."""
+    try:
         while True:
-            session.run_bots(before=lambda p: _thinking(p, session.specs[p]), after=announce)
+            session.run_bots(before=lambda p: _thinking(p, session.bot_name(p)), after=announce)
             if session.state.is_terminal():
                 saver.autosave()
                 _finish(session, db)
+                from ladder.cli.review import after_game
+
+                after_game(session, saver.path)
                 return
             choices = session.choices()
             if len(choices) == 1 and not confirm_forced:
-                session.choose(choices[0].action)
-                played(f"you: {choices[0].text} (the only choice: played for you)")
+                played(choices[0].action, forced=True)
                 saver.autosave()
                 continue
             saver.autosave()
@@ -305,7 +443,7 @@ def play(
                 word, _, arg = text.partition(" ")
                 word = word.lower()
                 if word == "help":
-                    say(HELP)
+                    say(HELP.format(program=program()))
                 elif word == "quit":
                     saver.save_and_exit("quit")
                 elif word == "board":
@@ -335,15 +473,25 @@ def play(
                     except PlayError as e:
                         say(f"{e}; the game goes on", fg=typer.colors.RED)
                         continue
-                    say(f"saved to {saved}; resume with: tianti play --load {saved}")
+                    say(f"saved to {saved}")
+                    resume_hint(saved, "resume with: ")
                 elif word == "hint":
-                    with _thinking(session.seat, session.hint_spec):
-                        h = session.hint()
+                    try:
+                        with _thinking(session.seat, short(session.hint_spec)):
+                            h = session.hint()
+                    except PlayError as e:
+                        say(str(e), fg=typer.colors.RED)
+                        continue
                     first, *rest = h.lines()
                     say(first, fg=typer.colors.GREEN)
                     for text in rest:
                         say(text)
                 elif word == "undo":
+                    if session.picks:
+                        gone = session.state.action_to_string(session.picks[-1])
+                        session.unpick()
+                        say(f"took back your pick: {gone}")
+                        break
                     if session.undo():
                         # A forced decision would be replayed at once: go back past it.
                         while (not confirm_forced and session.decisions
@@ -359,9 +507,7 @@ def play(
                     except PlayError as e:
                         say(str(e), fg=typer.colors.RED)
                         continue
-                    text = session.state.action_to_string(action)
-                    session.choose(action)
-                    played(f"you: {text}")
+                    played(action)
                     saver.autosave()
                     break
     except KeyboardInterrupt:

@@ -12,8 +12,12 @@ from typing import Annotated, Optional
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOptionsOpt, JsonOpt, fail,
                                 open_store, output_format, parse_game_options)
+from engine.core.text import WIDTH, display_width
+from ladder.cli.screen import echo_fit, echo_table, table_lines
+from ladder.names import display_name
 
 app = typer.Typer(
     help="The rating ladder: TrueSkill free-for-all ratings per pool (a game, its player count "
@@ -31,6 +35,8 @@ PoolOptionsOpt = Annotated[
     typer.Option("--option", "-o", help="only pools with this game option, KEY=VALUE, "
                  "repeatable (e.g. -o great_wall=true, -o solo=true)"),
 ]
+WideOpt = Annotated[bool, typer.Option("--wide", help="every column and every name in full "
+                                       "(wider than 80 columns)")]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="the file to write (default: "
                                                 "standard output)")]
 
@@ -65,13 +71,15 @@ def show(
     fmt: FormatOpt = None,
     json_out: JsonOpt = False,
     db: DbOpt = None,
+    wide: WideOpt = False,
 ) -> None:
     """The ladder of each pool (game, player count, rule options), best conservative rating
     first.
 
-    Columns: rank, bot, mu, sigma, mu - 3 sigma (the conservative rating it is ordered by),
-    games, wins, win rate, mean finishing place with its standard error, errors (games lost
-    by a fault) and mean score. One-player pools are not rated: a solo game is won only when
+    Columns: rank, bot, mu, mu - 3 sigma (the conservative rating it is ordered by), games,
+    win rate with its 95% interval, mean finishing place, and errors (games lost by a fault)
+    when there are any; --wide adds sigma, wins, the standard errors and the mean score, and
+    never shortens a bot's name. One-player pools are not rated: a solo game is won only when
     it reaches its goal, and they are ordered by goal rate, then mean score. A read-only store
     is shown with its ratings computed in memory."""
     from ladder.ratings import ladder
@@ -107,16 +115,33 @@ def show(
     for i, p in enumerate(pools):
         if i:
             typer.echo("")
-        typer.secho(p.title, bold=True)
+        typer.secho(printable(p.title), bold=True)
         win = "goal" if p.solo_goal else "wins"
-        header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", win, f"{win} % (95%)",
-                  "mean place", "errors", "mean score"]
-        rows = [[str(r.rank), r.bot, _num(r.mu, 2), _num(r.sigma, 2), _num(r.conservative, 2),
-                 str(r.games), str(r.wins),
-                 f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
-                 f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),
-                 f"{r.mean_score:.1f} ± {r.mean_score_se:.1f}"] for r in p.rows]
-        _table(header, rows, left={1})
+        if wide:
+            names = [r.bot for r in p.rows]
+            header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", win, f"{win} % (95%)",
+                      "mean place", "errors", "mean score"]
+            rows = [[str(r.rank), name, _num(r.mu, 2), _num(r.sigma, 2),
+                     _num(r.conservative, 2), str(r.games), str(r.wins),
+                     f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
+                     f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),
+                     f"{r.mean_score:.1f} ± {r.mean_score_se:.1f}"]
+                    for r, name in zip(p.rows, names)]
+            echo_table(header, rows, left={1}, width=None)
+        else:
+            names = [display_name(p.game, r.bot) for r in p.rows]
+            rated = p.players > 1
+            errors = any(r.errors for r in p.rows)
+            header = ["rank", "bot", *(["mu", "mu-3σ"] if rated else []), "games",
+                      f"{win} % (95%)", *([] if rated else ["mean score"]),
+                      *(["mean place"] if rated else []), *(["errors"] if errors else [])]
+            rows = [[str(r.rank), name, *([_num(r.mu, 2), _num(r.conservative, 2)]
+                                          if rated else []), str(r.games),
+                     f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
+                     *([] if rated else [f"{r.mean_score:.1f}"]),
+                     *([f"{r.mean_place:.2f}"] if rated else []),
+                     *([str(r.errors)] if errors else [])] for r, name in zip(p.rows, names)]
+            echo_table(header, rows, left={1}, flex=1)
         if p.solo_goal:
             typer.echo("(solo games are not rated: a game is won only when it reaches its goal; "
                        "the bots are ordered by goal rate, then mean score)")
@@ -157,6 +182,8 @@ def export(
     store = open_store(db)
     try:
         wanted = _filters(option, game)
+        if run is not None:
+            store.run(run)  # a run that does not exist is an error, not an empty export
     except TiantiError as e:
         raise fail(str(e))
     where, params = ["1"], []
@@ -225,18 +252,35 @@ def h2h(
         if i:
             typer.echo("")
         if p.players == 1:
-            typer.secho(f"{p.title}: no head to head in one-player games", bold=True)
+            typer.secho(f"{printable(p.title)}: no head to head in one-player games", bold=True)
             continue
-        typer.secho(f"{p.title}: share of meetings the row bot finished above the column bot "
-                    f"(meetings)", bold=True)
-        rows = []
-        for a in t.bots:
-            cells = [a]
-            for b in t.bots:
-                share = t.score(a, b) if a != b else None
-                cells.append("-" if share is None else f"{100 * share:.0f}% ({t.meetings(a, b)})")
-            rows.append(cells)
-        _table([""] + t.bots, rows, left={0})
+        echo_fit(f"{p.title}: % of meetings the row bot finished above the column bot",
+                 bold=True)
+        _print_h2h(t, p.game)
+
+
+def _print_h2h(t, game: str) -> None:
+    """The head-to-head table of a pool at 80 columns: with the bots' names as column heads
+    when that fits, else with numbers for heads (the rows say which bot is which), else one
+    line per pair."""
+    names = [display_name(game, b) for b in t.bots]
+    shares = [[t.score(a, b) if a != b else None for b in t.bots] for a in t.bots]
+    cells = [["-" if s is None else f"{100 * s:.0f}% ({t.meetings(a, b)})"
+              for b, s in zip(t.bots, row)] for a, row in zip(t.bots, shares)]
+    named = table_lines([""] + names, [[n] + c for n, c in zip(names, cells)], left={0},
+                        width=None)
+    numbered = table_lines(["", ""] + [str(i + 1) for i in range(len(names))],
+                           [[str(i + 1), n] + c for i, (n, c) in enumerate(zip(names, cells))],
+                           left={1}, flex=1)
+    if max(display_width(line) for line in named) <= WIDTH:
+        lines = named
+    elif max(display_width(line) for line in numbered) <= WIDTH and len(names) <= 9:
+        lines = numbered
+    else:
+        lines = [f"{a} against {b}: {cells[i][j]}" for i, a in enumerate(names)
+                 for j, b in enumerate(names) if shares[i][j] is not None]
+    for line in lines:
+        echo_fit(line)
 
 
 @app.command()
@@ -251,8 +295,8 @@ def plot(
     """Draw each bot's rating history in one pool to an image file.
 
     mu with a band of ± sigma, and the conservative rating dashed. Needs matplotlib:
-    pip install 'tianti[plot]'. The image is --out (-o was its short form before -o meant
-    --option everywhere); -o KEY=VALUE chooses the pool."""
+    pip install 'tianti\\[plot]' (`make test` installs it). The image is --out (-o was its
+    short form before -o meant --option everywhere); -o KEY=VALUE chooses the pool."""
     from ladder.plot import plot_history
     from ladder.ratings import history, ladder
 

@@ -7,8 +7,11 @@ import typer
 
 from engine.core.errors import TiantiError
 from engine.core.state import RECORD_VERSION, State, legacy_fill
+from engine.core.text import WIDTH, fit_lines, printable
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
+from ladder.names import display_name, short
 from ladder.narrate import HEADER, Line, narrator_for
+from ladder.play import HUMAN
 
 
 def replay(
@@ -37,13 +40,17 @@ def replay(
     except TiantiError as e:
         raise fail(str(e))
     seats = g.seats
+    names = [display_name(g.game, s["bot"], s["spec"]) for s in seats]
     faults = {s["fault"]["move"]: s for s in seats if s["fault"] is not None}
     typer.echo(f"run {run}, game {game}: {g.game} (deal {g.deal}, seating {g.seating}), seed {g.seed}")
-    typer.echo("seats: " + ", ".join(f"P{s['seat']} {s['bot']} ({s['spec']})" for s in seats))
+    # a bot named by its spec shows its level's or short name (the spec: tournament show)
+    typer.echo(fit_lines("seats: " + ", ".join(
+        f"P{s['seat']} {n}" + ("" if s["spec"] in (s["bot"], HUMAN) else f" ({short(s['spec'])})")
+        for s, n in zip(seats, names)), WIDTH))
     for s in seats:
         if s["fault"] is not None and s["fault"]["move"] < 0:
-            typer.secho(f"  P{s['seat']} {s['bot']} lost by {s['fault']['kind']} before its first "
-                        f"move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
+            typer.secho(f"  P{s['seat']} {names[s['seat']]} lost by {printable(s['fault']['kind'])} before "
+                        f"its first move: {_last_line(s['fault']['message'])}", fg=typer.colors.RED)
     narrator = narrator_for(state.game.name)
     shown = [False]  # whether a month's or round's header has been shown yet
 
@@ -70,21 +77,22 @@ def replay(
         player = state.current_player()
         if i in faults and faults[i]["seat"] == player:
             f = faults[i]["fault"]
-            typer.secho(f"  P{player} {faults[i]['bot']} lost by {f['kind']}: "
+            typer.secho(f"  P{player} {names[player]} lost by {printable(f['kind'])}: "
                         f"{_last_line(f['message'])}; a random bot plays this seat from here",
                         fg=typer.colors.RED)
         elif i in faults:
             f = faults[i]["fault"]
-            typer.secho(f"  P{faults[i]['seat']} {faults[i]['bot']} lost by {f['kind']} (told of "
-                        f"a move): {_last_line(f['message'])}", fg=typer.colors.RED)
+            typer.secho(f"  P{faults[i]['seat']} {names[faults[i]['seat']]} lost by {printable(f['kind'])} "
+                        f"(told of a move): {_last_line(f['message'])}", fg=typer.colors.RED)
         seconds = g.move_times[i] if i < len(g.move_times) else 0.0
         try:
             text = state.action_to_string(action)
             state.apply_action(action)
         except TiantiError as e:
             raise fail(f"the stored game does not replay at decision {i}: {e}")
-        echo_narration([narrator.move(f"P{player} {seats[player]['bot']}: {text}  "
-                                      f"({_duration(seconds)})")])
+        # A person's moves are not timed (`tianti play` stores 0 s for them).
+        timing = "" if seats[player]["bot"] == HUMAN else f"  ({_duration(seconds)})"
+        echo_narration([narrator.move(f"P{player} {names[player]}: {text}{timing}")])
         if not tell(narrator.step(state.events())):
             return
         if record["version"] < RECORD_VERSION:
@@ -104,8 +112,8 @@ def replay(
         typer.echo("")
     scores = state.scores()
     for s in sorted(seats, key=lambda s: (s["rank"], s["seat"])):
-        note = f" (lost by {s['fault']['kind']})" if s["fault"] else ""
-        typer.echo(f"{s['rank'] + 1}. P{s['seat']} {s['bot']}: {s['score']} points{note}")
+        note = f" (lost by {printable(s['fault']['kind'])})" if s["fault"] else ""
+        typer.echo(f"{s['rank'] + 1}. P{s['seat']} {names[s['seat']]}: {s['score']} points{note}")
     if scores != [s["score"] for s in seats]:
         typer.secho(f"warning: the replay ends with scores {scores}, the store says "
                     f"{[s['score'] for s in seats]}", fg=typer.colors.YELLOW, err=True)
@@ -119,7 +127,7 @@ def _go_on() -> bool:
 
 def _last_line(text: str) -> str:
     lines = text.strip().splitlines()
-    return lines[-1] if lines else ""
+    return printable(lines[-1]) if lines else ""
 
 
 def _duration(seconds: float) -> str:

@@ -13,9 +13,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from engine.core.errors import TiantiError
+from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOpt, JsonOpt,
                                 PlayersOpt, fail, make_game, open_store, output_format,
                                 write_csv)
+from engine.core.text import WIDTH, wrap
+from ladder.cli.screen import echo_fit, echo_table, hang, spec_pieces, words
+from ladder.names import display_name
+from ladder.stats import elo_text
 
 # The longest move time limit accepted: a day (more is a typo, and some would overflow timers).
 MAX_MOVE_TIMEOUT = 86400.0
@@ -126,10 +131,17 @@ def run(
     sprt: SprtOpt = None,
     alpha: AlphaOpt = 0.05,
     beta: BetaOpt = 0.05,
+    in_process: Annotated[bool, typer.Option(
+        "--in-process", help="run python: bots inside the referee's process (faster; they can "
+        "reach everything there, so only for bots you trust); the run records it")] = False,
     fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play a tournament between named bots, storing every game; prints the run's results.
+
+    tianti's own bots play inside the referee's process; every other bot (python:, exec:)
+    plays from a sandboxed process of its own over the bot protocol (docs/PROTOCOL.md),
+    unless --in-process (or an inproc: spec) asks otherwise.
 
     Every deal is played at every seating of the bots with the same seed (duplicate games).
     A bot with a seed option that its spec leaves unset gets a seed derived from the deal and
@@ -140,7 +152,7 @@ def run(
     error bar and the likelihood of superiority. With --sprt it stops as soon as the
     sequential test decides (exit code 0 either way; the verdict is printed and in --json)."""
     from ladder.backends import make_backend
-    from ladder.roster import roster
+    from ladder.roster import check_text, roster
     from ladder.runner import start_run
     from ladder.schedule import TournamentSpec, check, count_seatings
 
@@ -150,8 +162,14 @@ def run(
     _importable_here()
     out_fmt = output_format(fmt, json_out)
     try:
+        if label is not None:
+            check_text(label, "--label")
         g = make_game(game, players, option)
         bots = roster(bot, bots_file, move_timeout or None)
+        if in_process:
+            from ladder.referee.players import in_process as inproc
+
+            bots = [(n, inproc(s)) for n, s in bots]
         if not bots:
             raise TiantiError("name the bots: --bot NAME=SPEC (repeatable) or --bots-file FILE")
         if seed is None:
@@ -194,13 +212,17 @@ def run(
         raise
     per_deal = count_seatings(len(bots), spec.players, spec.seatings)
     if out_fmt is Format.table:
-        test_text = (f"; SPRT {test.elo0:g},{test.elo1:g} of {bots[0][0]} (alpha {test.alpha:g}, "
-                     f"beta {test.beta:g}), at most" if test is not None else "")
-        typer.echo(f"run {run_id}: {_count(planned, 'game')} of {g.name} with {spec.players} "
-                   f"player{'s' if spec.players != 1 else ''}{test_text} "
-                   f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}; "
-                   f"{back.workers} "
-                   f"{back.name} worker{'s' if back.workers != 1 else ''}; store {store.path}")
+        echo_fit(f"run {run_id}: {'at most ' if test is not None else ''}"
+                 f"{_count(planned, 'game')} of {g.name} with {spec.players} "
+                 f"player{'s' if spec.players != 1 else ''} "
+                 f"({_count(deals, 'deal')} x {_count(per_deal, 'seating')}), seed {seed}")
+        if test is not None:
+            echo_fit(f"SPRT {test.elo0:g},{test.elo1:g} of {bots[0][0]} against the others "
+                     f"(alpha {test.alpha:g}, beta {test.beta:g}): stops when it decides")
+        echo_fit(f"{back.workers} {back.name} worker{'s' if back.workers != 1 else ''}; "
+                 f"store {store.path}")
+        for line in placement_lines(spec.bots):
+            echo_fit(line)
     _play(store, run_id, back, progress, out_fmt)
 
 
@@ -228,15 +250,25 @@ def resume(
     force: Annotated[bool, typer.Option("--force", help="resume even if the run looks like it "
                                         "is still being played elsewhere")] = False,
     progress: ProgressOpt = None,
+    bot: Annotated[Optional[list[str]], typer.Option(
+        "--bot", "-b", help="a python: or exec: bot of the run, named again as NAME=SPEC "
+        "(repeatable): the store's word alone does not run code")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="run the python: and exec: bots the store names without naming them "
+        "again")] = False,
     fmt: FormatOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play the games a stopped or interrupted run still lacks (and only those).
 
+    A store is data: a bot of the run that runs code of its own (python:, exec:)
+    is made only when named again with --bot NAME=SPEC (as when the run was
+    started) or with --trust.
+
     A run with a sequential test goes on until the test decides; one that has decided is
     complete. Ends with the same summary as `tournament run`."""
     from ladder.backends import make_backend
-    from ladder.roster import roster
+    from ladder.roster import check_trusted, roster
     from ladder.runner import missing_tasks
 
     _importable_here()
@@ -244,9 +276,12 @@ def resume(
     store = open_store(db, write=True)
     try:
         info = store.run(run_id)
-        roster([f"{n}={s}" for n, s in info.spec.bots], None,  # the bots must still build
-               info.spec.move_timeout)
         missing = len(missing_tasks(store, run_id))
+        # a complete run makes no bot; the others are checked (code only with consent) and
+        # must still build, before anything is played
+        check_trusted(list(info.spec.bots), bot, trust or missing == 0, f"run {run_id}")
+        if missing:
+            roster([f"{n}={s}" for n, s in info.spec.bots], None, info.spec.move_timeout)
         if missing == 0:
             status = store.set_status(run_id, "finished")
             if out_fmt is Format.table:
@@ -265,39 +300,42 @@ def resume(
     except TiantiError as e:
         raise fail(str(e))
     if out_fmt is Format.table:
-        typer.echo(f"run {run_id}: {info.planned - missing} of {info.planned} games stored, "
-                   f"playing the {missing} missing on {back.workers} {back.name} "
-                   f"worker{'s' if back.workers != 1 else ''}; store {store.path}")
+        echo_fit(f"run {run_id}: {info.planned - missing} of {info.planned} games stored, "
+                 f"playing the {missing} missing on {back.workers} {back.name} "
+                 f"worker{'s' if back.workers != 1 else ''}; store {store.path}")
     _play(store, run_id, back, progress, out_fmt)
 
 
 def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
           out_fmt: Format) -> None:
+    from ladder.roster import runs_code
     from ladder.runner import play_run
 
+    # the user who started a run with bots of their own code vouches for them on its resume
+    trust = any(runs_code(s) for _, s in store.run(run_id).spec.bots)
     report = play_run(store, run_id, backend, progress=progress)
     db_arg = f" --db {shlex.quote(str(store.path.resolve()))}"
-    resume = f"tianti tournament resume {run_id}{db_arg}"
+    resume = f"tianti tournament resume {run_id}{db_arg}{' --trust' if trust else ''}"
     if out_fmt is not Format.table:
         _emit_summary(store, run_id, report, out_fmt)
     else:
-        typer.echo(
+        echo_fit(
             f"run {run_id} {report.status}: {report.done} of {report.planned} games stored "
             f"({report.played} played now in {report.wall_seconds:.1f} s, "
             f"{report.games_per_minute:,.0f} games/min on {report.workers} "
             f"worker{'s' if report.workers != 1 else ''})")
         if report.played:
-            typer.echo(
+            echo_fit(
                 f"a game took {1000 * report.game_seconds:.1f} ms in its worker "
                 f"({1000 * report.game_cpu_seconds:.1f} ms of CPU); overhead per game: "
                 f"{1000 * report.overhead_seconds:.1f} ms of worker time (start-up, waiting, "
                 f"transfer), {1000 * report.parent_cpu_per_game:.2f} ms of CPU in this process")
         if report.nodes is not None:
-            typer.echo(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
+            echo_fit(f"{report.nodes} Ray node{'s' if report.nodes != 1 else ''} took part; "
                        f"{report.replayed} game{'s' if report.replayed != 1 else ''} played again "
                        f"after a lost worker or node")
         if report.faults:
-            typer.echo(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
+            echo_fit(f"{report.faults} seat{'s' if report.faults != 1 else ''} lost by a fault "
                        f"(error, timeout or illegal move): `tianti tournament show {run_id} "
                        f"--errors{db_arg}`")
         if not report.store_failure:
@@ -315,6 +353,43 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
         typer.echo(f"interrupted: the games being played were dropped, {report.done} of "
                    f"{report.planned} are stored. Resume with: {resume}", err=True)
         raise typer.Exit(code=130)
+
+
+def placement_lines(bots: Any) -> list[str]:
+    """Where each bot plays, for the run's header: one line per kind of place (none when every
+    bot is tianti's own), each fitting 80 columns by listing names only."""
+    from ladder.referee.players import placement
+
+    where: dict[str, list[str]] = {}
+    for name, spec in bots:
+        where.setdefault(placement(spec), []).append(name)
+    out = []
+    if where.get("process"):
+        from ladder.referee.sandbox import probe
+
+        isolation = probe()
+        out.append("in processes of their own: " + ", ".join(where["process"]))
+        out.append("  their sandbox here: " + isolation.summary())
+        import textwrap
+
+        for w in isolation.warnings:
+            out += textwrap.wrap("warning: " + w, 80, initial_indent="  ",
+                                 subsequent_indent="    ")
+    if where.get("inproc"):
+        out.append("in the referee's process, as asked (trusted): " + ", ".join(where["inproc"]))
+    return [line if len(line) <= 80 else line[:77] + "..." for line in out]
+
+
+def _isolation(bots: Any) -> dict[str, Any] | None:
+    """The sandbox the bots in processes of their own get on this machine (None: none)."""
+    from ladder.referee.players import placement
+
+    if not any(placement(s) == "process" for _, s in bots):
+        return None
+    from ladder.referee.sandbox import probe
+
+    isolation = probe()
+    return {"features": list(isolation.features), "warnings": list(isolation.warnings)}
 
 
 def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]:
@@ -336,7 +411,11 @@ def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]
                 **elo_summary(h.above.get((a, b), 0), h.below.get((a, b), 0),
                               h.level.get((a, b), 0))}
     tracker = sprt_tracker(store, run_id, info.spec)
+    from ladder.referee.players import placement
+
     return {"run": run_id, "status": info.status, "planned": info.planned, "done": info.done,
+            "placement": {n: placement(s) for n, s in info.spec.bots},
+            "isolation": _isolation(info.spec.bots),
             "report": report.to_dict() if report is not None else None,
             "ladder": pool.to_dict() if pool is not None else None, "pair": pair,
             "sprt": tracker.state.to_dict() if tracker is not None else None}
@@ -362,38 +441,36 @@ def _print_summary(store: Store, run_id: int, report: Any) -> None:
     if not pool:
         return
     rated = pool["players"] > 1
-    rows = pool["rows"]
-    width = max(3, *(len(r["bot"]) for r in rows))
-    typer.secho(f"run {run_id}: {pool['title']}", bold=True)
+    game = pool["game"]
+    echo_fit(f"run {run_id}: {pool['title']}", bold=True)
     win = "goal" if pool["solo_goal"] else "wins"
-    head = (f"{'bot':<{width}}  {'mu':>6}  {'sigma':>5}  {'mu-3σ':>6}  " if rated
-            else f"{'bot':<{width}}  ") + f"games  {win:>5}  {win + ' % (95% interval)':<23}  mean place"
-    typer.echo(head)
-    for r in rows:
-        cells = (f"{r['bot']:<{width}}  {r['mu']:6.2f}  {r['sigma']:5.2f}  {r['conservative']:6.2f}  "
-                 if rated else f"{r['bot']:<{width}}  ")
-        interval = f"{100 * r['win_rate']:.1f} ({100 * r['win_low']:.1f}-{100 * r['win_high']:.1f})"
-        typer.echo(cells + f"{r['games']:5d}  {r['wins']:5d}  {interval:<23}  {r['mean_place']:10.2f}"
-                   + ("" if rated or pool["solo_goal"] else f"  (mean score {r['mean_score']:.1f})"))
+    header = ["bot", *(["mu", "sigma", "mu-3σ"] if rated else []), "games", win,
+              f"{win} % (95%)", "mean place",
+              *([] if rated or pool["solo_goal"] else ["mean score"])]
+    rows = []
+    for r in pool["rows"]:
+        rows.append([display_name(game, r["bot"]),
+                     *([f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}"]
+                       if rated else []),
+                     str(r["games"]), str(r["wins"]),
+                     f"{100 * r['win_rate']:.1f} ({100 * r['win_low']:.1f}-"
+                     f"{100 * r['win_high']:.1f})", f"{r['mean_place']:.2f}",
+                     *([] if rated or pool["solo_goal"] else [f"{r['mean_score']:.1f}"])])
+    echo_table(header, rows, left={0}, flex=0)
     pair = summary["pair"]
     if pair and pair["games"]:
-        elo = pair["elo"]
-        if elo is None:
-            shown = "+inf" if pair["score"] > 0.5 else "-inf"
-        else:
-            shown = f"{elo:+.1f} ± {pair['error']:.1f}" if pair["error"] is not None else f"{elo:+.1f} ± inf"
-        typer.echo(f"{pair['bot']} against {pair['opponent']}: {pair['wins']} above, "
-                   f"{pair['losses']} below, {pair['draws']} level; Elo difference {shown} "
-                   f"(95%), likelihood of superiority {100 * pair['los']:.1f}%")
+        echo_fit(f"{pair['bot']} against {pair['opponent']}: {pair['wins']} above, "
+                 f"{pair['losses']} below, {pair['draws']} level; Elo difference "
+                 f"{elo_text(pair)} (95%), likelihood of superiority {100 * pair['los']:.1f}%")
     test = summary["sprt"]
     if test:
         verdict = {"H1": f"accepts H1: {test['candidate']} is at least {test['elo1']:g} Elo stronger",
                    "H0": f"accepts H0: {test['candidate']} is at most {test['elo0']:g} Elo stronger",
                    None: "undecided"}[test["result"]]
-        typer.echo(f"SPRT [{test['elo0']:g}, {test['elo1']:g}] (alpha {test['alpha']:g}, beta "
-                   f"{test['beta']:g}): LLR {test['llr']:+.2f} in [{test['lower']:+.2f}, "
-                   f"{test['upper']:+.2f}] after {test['deals']} deals ({test['games']} games): "
-                   f"{verdict}")
+        echo_fit(f"SPRT [{test['elo0']:g}, {test['elo1']:g}] (alpha {test['alpha']:g}, beta "
+                 f"{test['beta']:g}): LLR {test['llr']:+.2f} in [{test['lower']:+.2f}, "
+                 f"{test['upper']:+.2f}] after {test['deals']} deals ({test['games']} games): "
+                 f"{verdict}")
 
 
 def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
@@ -405,15 +482,14 @@ def _standings(store: Store, run_id: int) -> list[dict[str, Any]]:
              "ms_per_move": 1000 * t / m if m else 0.0} for b, n, w, place, f, t, m in rows]
 
 
-def _print_standings(store: Store, run_id: int) -> None:
+def _print_standings(store: Store, run_id: int, game: str) -> None:
     rows = _standings(store, run_id)
     if not rows:
         return
-    width = max(len("bot"), *(len(r["bot"]) for r in rows))
-    typer.echo(f"{'bot':<{width}}  games   wins  mean place  faults   ms/move")
-    for r in rows:
-        typer.echo(f"{r['bot']:<{width}}  {r['games']:5d}  {r['wins']:5d}  {r['mean_place']:10.2f}"
-                   f"  {r['faults']:6d}  {r['ms_per_move']:8.3f}")
+    echo_table(["bot", "games", "wins", "mean place", "faults", "ms/move"],
+               [[display_name(game, r["bot"]), str(r["games"]), str(r["wins"]),
+                 f"{r['mean_place']:.2f}", str(r["faults"]), f"{r['ms_per_move']:.3f}"]
+                for r in rows], left={0}, flex=0)
 
 
 @app.command("list")
@@ -435,14 +511,30 @@ def list_runs(db: DbOpt = None, fmt: FormatOpt = None, json_out: JsonOpt = False
     if not runs:
         typer.echo(f"no runs in {store.path}")
         return
-    typer.echo(f"{'run':>4}  {'status':<11}  {'games':>13}  {'faults':>6}  {'created':<19}  "
+    games = max(5, *(len(f"{r.done}/{r.planned}") for r in runs))
+    typer.echo(f"{'run':>4}  {'status':<11}  {'games':>{games}}  {'faults':>6}  {'created':<16}  "
                f"game, bots")
     for r in runs:
-        bots = ", ".join(n for n, _ in r.spec.bots)
-        label = f" [{r.label}]" if r.label else ""
-        typer.echo(f"{r.id:>4}  {r.status:<11}  {f'{r.done}/{r.planned}':>13}  {r.errors:>6}  "
-                   f"{r.created_at[:19].replace('T', ' '):<19}  {r.spec.game} "
-                   f"{r.spec.players}p: {bots}{label}")
+        bots = [display_name(r.spec.game, n, s) for n, s in r.spec.bots]
+        label = [f"[{r.label}]"] if r.label else []
+        head = (f"{r.id:>4}  {_status(store, r):<11}  {f'{r.done}/{r.planned}':>{games}}  {r.errors:>6}  "
+                f"{r.created_at[:16].replace('T', ' '):<16}  {r.spec.game} {r.spec.players}p:")
+        # the bots (and label) follow on the line, continued below it when they do not fit
+        for line in hang(head, [f" {b}," for b in bots[:-1]] + [f" {b}" for b in bots[-1:]]
+                         + [f" {x}" for x in label], indent=6):
+            typer.echo(line)
+
+
+def _status(store: Store, info: Any) -> str:
+    """A run's status in `tournament list`: a finished run with a sequential test says its
+    verdict ("accepted H1", "accepted H0", or "no verdict" when every deal was played)."""
+    if info.status != "finished" or info.spec.sprt is None:
+        return info.status
+    from ladder.runner import sprt_tracker
+
+    tracker = sprt_tracker(store, info.id, info.spec)
+    result = tracker.state.result if tracker is not None else None
+    return f"accepted {result}" if result else "no verdict"
 
 
 @app.command()
@@ -469,7 +561,10 @@ def show(
     stored = list(store.games(where="g.run_id = ?", params=(run_id,), order="g.deal, g.seating"))
     faults = [(g, s) for g in stored for s in g.seats if s["fault"] is not None]
     voided = store.voided(run_id)
-    missing = len(missing_tasks(store, run_id))
+    try:
+        missing = len(missing_tasks(store, run_id))
+    except TiantiError:  # a `tianti play` game: one bot name per spec, not a plan to replay
+        missing = info.planned - info.done
     durations = [g.duration for g in stored]
     if out_fmt is Format.csv:
         if games:
@@ -495,43 +590,66 @@ def show(
         }))
         return
     spec = info.spec
-    typer.secho(f"run {info.id}{f' [{info.label}]' if info.label else ''}: {info.status}", bold=True)
-    opts = ", ".join(f"{k}={v}" for k, v in spec.options.items())
-    typer.echo(f"game      {spec.game} ({opts})")
-    typer.echo(f"bots      " + "; ".join(f"{n} = {s}" for n, s in spec.bots))
-    typer.echo(f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
-               f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}")
-    typer.echo(f"progress  {info.done} of {info.planned} games stored, {missing} missing"
-               + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
-                  if voided else ""))
-    typer.echo(f"times     created {info.created_at}, last update {info.updated_at}"
-               f"{f', finished {info.finished_at}' if info.finished_at else ''}; "
-               f"{info.wall_seconds:.1f} s of wall time")
+    typer.secho(f"run {info.id}{f' [{printable(info.label)}]' if info.label else ''}: "
+                f"{printable(info.status)}", bold=True)
+    field = " " * 10  # the fields' values start in column 11; continuation lines too
+    options = [f"{k}={v}" for k, v in spec.options.items()]
+    lines = hang(f"game      {spec.game} (", [f"{o}, " for o in options[:-1]]
+                 + [f"{o})" for o in options[-1:]])
+    for i, (n, s) in enumerate(spec.bots):  # each bot on its own line, its spec in full
+        shown = display_name(spec.game, n, s)
+        lines += hang(f"{'bots' if i == 0 else '':10}{shown}" + ("" if s == shown else " = "),
+                      [] if s == shown else spec_pieces(s))
+    for line in (
+        f"plan      {spec.deals} deals, seatings by {spec.seatings}, seed {spec.seed}, "
+        f"move time limit {f'{spec.move_timeout:g} s' if spec.move_timeout else 'none'}",
+        f"progress  {info.done} of {info.planned} games stored, {missing} missing"
+        + (f", {len(voided)} voided (lost outside any bot's call; nobody's loss)"
+           if voided else ""),
+        f"times     created {info.created_at[:19].replace('T', ' ')}, last update "
+        f"{info.updated_at[:19].replace('T', ' ')}"
+        f"{f', finished {info.finished_at[:19]}'.replace('T', ' ') if info.finished_at else ''}; "
+        f"{info.wall_seconds:.1f} s of wall time",
+    ):
+        lines += hang(line[:10], words(line[10:]))
+    for text in lines:
+        typer.echo(text)
     if durations:
-        typer.echo(f"          a game took {1000 * sum(durations) / len(durations):.1f} ms on "
+        typer.echo(f"{field}a game took {1000 * sum(durations) / len(durations):.1f} ms on "
                    f"average in its worker")
     typer.echo("")
-    _print_standings(store, run_id)
+    _print_standings(store, run_id, spec.game)
     if voided:
         typer.echo("")
         typer.echo(f"voided games ({len(voided)}):")
         for v in voided:
-            message = v["error"] if errors else v["error"].strip().splitlines()[-1][:160]
-            typer.echo(f"  deal {v['deal']}, seating {v['seating']}: {message}")
+            echo_fit(f"  deal {v['deal']}, seating {v['seating']}: {_message(v['error'], errors)}")
     if faults:
         typer.echo("")
         typer.echo(f"faults ({len(faults)}):")
         for g, s in faults:
             f = s["fault"]
-            message = f["message"] if errors else f["message"].strip().splitlines()[-1][:160]
+            message = _message(f["message"], errors)
             where = "before its first move" if f["move"] < 0 else f"at decision {f['move']}"
-            typer.echo(f"  game {g.id} (deal {g.deal}, seating {g.seating}): {s['bot']} "
-                       f"{f['kind']} {where}: {message}")
+            echo_fit(f"  game {g.id} (deal {g.deal}, seating {g.seating}): "
+                     f"{display_name(spec.game, s['bot'], s['spec'])} {printable(f['kind'])} {where}: "
+                     f"{message}")
     if games:
         typer.echo("")
         typer.echo(f"{'game':>6}  {'deal':>4}  {'seating':>7}  seats (score, place)")
         for g in stored:
-            seats = ", ".join(f"{s['bot']} {s['score']} #{s['rank'] + 1}"
-                              f"{' (' + s['fault']['kind'] + ')' if s['fault'] else ''}"
-                              for s in g.seats)
-            typer.echo(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  {seats}")
+            seats = [f"{display_name(spec.game, s['bot'], s['spec'], 24)} {s['score']} "
+                     f"#{s['rank'] + 1}{' (' + printable(s['fault']['kind']) + ')' if s['fault'] else ''}"
+                     for s in g.seats]
+            for text in wrap(f"{g.id:>6}  {g.deal:>4}  {g.seating:>7}  ", seats, WIDTH):
+                typer.echo(text)
+
+
+def _message(text: str, full: bool) -> str:
+    """A stored fault or void message for a listing: its last line (cut to 160 characters),
+    or with `full` every line, the later ones indented; either way nothing in it acts on the
+    terminal (a bot chooses its own error messages, and could otherwise forge lines)."""
+    lines = text.strip().splitlines() or [""]
+    if not full:
+        return printable(lines[-1][:160])
+    return "\n    ".join(printable(line) for line in lines)

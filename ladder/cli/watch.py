@@ -1,17 +1,36 @@
 """`tianti watch`: a game between bots, printed move by move with the rules' automatic steps."""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from ai.bots import make_bot
 from engine.core.errors import TiantiError
 from engine.core.text import WIDTH, display_width, fit_lines
+from engine.registry import load_game
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, echo_narration,
                                 fail, make_game)
-from ladder.match import MoveEvent, play_game
+from ladder.match import MoveEvent, play_game, setup_limit
+from ladder.referee.players import close_all, make_player
 from ladder.narrate import HEADER, Line, narrator_for
+
+
+def header(game: Any, seed: int) -> str:
+    """'In the Year of the Dragon: 4 players, seed 1', then the options that differ from the
+    game's defaults at that player count, in words ('; great wall on')."""
+    n = game.num_players
+    text = f"{getattr(game, 'TITLE', game.name)}: {n} player{'s' if n != 1 else ''}, seed {seed}"
+    defaults = load_game(game.name, players=n).options
+    changed = [f"{key.replace('_', ' ')} {_word(value)}" for key, value in game.options.items()
+               if key != "players" and defaults.get(key) != value]
+    return text + ("; " + ", ".join(changed) if changed else "")
+
+
+def _word(value: Any) -> str:
+    """An option's value as a person reads it."""
+    if value is None or isinstance(value, bool):
+        return {True: "on", False: "off", None: "none"}[value]
+    return str(value)
 
 
 def watch(
@@ -37,13 +56,11 @@ def watch(
             specs = ["random"] * g.num_players
         if len(specs) != g.num_players:
             raise TiantiError(f"{len(specs)} bots given for {g.num_players} players")
-        seats = [make_bot(spec) for spec in specs]
+        seats = [make_player(spec, setup_timeout=setup_limit(60.0)) for spec in specs]
         state = g.new_initial_state(seed)
     except TiantiError as e:
         raise fail(str(e))
-    title = getattr(g, "TITLE", g.name)
-    options = ", ".join(f"{k}={v}" for k, v in g.options.items())
-    typer.echo(fit_lines(f"{title} ({options}), seed {state.seed}", WIDTH))
+    typer.echo(fit_lines(header(g, state.seed), WIDTH))
     seats_line = "seats: " + ", ".join(f"P{i} {spec}" for i, spec in enumerate(specs))
     if display_width(seats_line) <= WIDTH:
         typer.echo(seats_line)
@@ -74,6 +91,10 @@ def watch(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: the game was not finished")
         raise typer.Exit(code=130)
+    except TiantiError as e:  # a bot in a process of its own failed
+        raise fail(str(e))
+    finally:
+        close_all(seats)
     if state.move_number() > 0:
         echo_narration(narrator.step(state.events()))
     typer.echo("")

@@ -63,7 +63,7 @@ def test_level_chooses_the_preset_for_every_other_seat(game):
     result = play(game, "-p", "3", "--level", "1", *CHEAP_HINT)
     assert result.exit_code == 0, result.output
     assert saved_specs(result.output) == ["human", level.spec, level.spec]
-    assert f"P1 {level.spec}" in result.output  # the intro names the opponents
+    assert f"P1 {level.label}" in result.output  # the intro names the opponents by level
 
 
 def test_level_with_another_seat_and_a_middle_level():

@@ -42,9 +42,11 @@ def play(args: list[str], lines: list[str]):
 
 
 def too_wide(output: str) -> list[str]:
-    """Lines over 80 columns, except a single unbreakable word (a file path) on its own."""
+    """Lines over 80 columns, except a single unbreakable word (a file path) or the command
+    that resumes a saved game (`tianti play --load PATH`, to be copied whole) on its own line."""
     return [line for line in output.splitlines()
-            if display_width(line) > 80 and len(line.split()) > 1]
+            if display_width(line) > 80 and len(line.split()) > 1
+            and not re.fullmatch(r"  \S*tianti play --load \S+", line)]
 
 
 def text(lines: list[Line]) -> str:

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ladder.cli import app
-from ladder.play import PlaySession
+from ladder.play import PlaySession, find_save
 
 runner = CliRunner()
 FAST = ["--opponent", "random(seed=1)", "--hint-bot", "ismcts(iterations=300)"]
@@ -27,7 +27,7 @@ def run(args, lines):
 def saved_path(output: str) -> str:
     m = re.search(r"tianti play --load\s+(\S+)", output)
     assert m, output
-    return m.group(1)
+    return str(find_save(m.group(1)))  # the hint names a save in the saves folder by name
 
 
 def test_choose_by_number_name_and_prefix_then_end_of_input_saves(tmp_path):
@@ -116,8 +116,12 @@ def test_a_whole_game_to_the_final_scoring_is_stored_and_rated(tmp_path):
     result = run(["dragon", "-p", "2", "--seed", "2", "--db", str(db), *FAST], lines)
     out = result.output
     assert result.exit_code == 0, out[-2000:]
-    assert "Final scoring" in out and "Ranking" in out
+    assert "Final scoring" in out and "The ranking:" in out
     assert re.search(r"P0 \(you\): \d+ = ", out)
+    # Once each (issue 34): the narration's final scoring and ranking, then the whole game's
+    # points by source; not a second ranking and scoring in another style.
+    assert out.count("finishes 1st") == 1 and "\nRanking" not in out and "Final: P0" not in out
+    assert out.count("Where each score came from over the whole game") == 1
     assert re.search(r"the game is stored in\s+" + re.escape(str(db)), out)
     with Store(db) as store:
         games = list(store.games())
@@ -146,5 +150,5 @@ def test_mount_tai_solo_game_to_the_end_says_whether_the_goal_was_met(tmp_path):
                   str(tmp_path / "db.sqlite"), *FAST], ["1"] * 600)
     out = result.output
     assert result.exit_code == 0, out[-2000:]
-    assert "Final scoring" in out
+    assert "Where each score came from over the whole game" in out
     assert re.search(r"Solo goal: goal \d+ reputation: (reached|not reached)", out)

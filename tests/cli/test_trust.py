@@ -402,7 +402,7 @@ def test_the_run_ends_with_its_ladder_and_the_elo_difference(run_db: Path, tmp_p
     result = small_run(db, deals=3, bots=("r1=random", "r2=random"))
     assert result.exit_code == 0, result.output
     assert "run 1: dragon, 2 players" in result.output
-    assert "% (95% interval)" in result.output
+    assert "wins % (95%)" in result.output
     assert "r1 against r2:" in result.output and "likelihood of superiority" in result.output
     data = json.loads(small_run(tmp_path / "end2.db", "--json", deals=3,
                                 bots=("r1=random", "r2=random")).stdout)

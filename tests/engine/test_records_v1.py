@@ -27,7 +27,7 @@ START = (2236, 2237)
 
 
 def test_the_fixtures_cover_every_variant_and_are_small() -> None:
-    assert RECORD_VERSION == 2
+    assert RECORD_VERSION == 3
     assert (FIXTURES / "records_v1.json").stat().st_size < 300_000
     assert {g["record"]["version"] for g in GAMES} == {1}
     variants = {g["variant"] for g in GAMES}
@@ -41,7 +41,7 @@ def test_a_version_1_record_replays_to_the_same_game(game: dict) -> None:
     state = State.from_record(game["record"])
     assert compare(game, state) == []
     record = state.to_record()
-    assert record["version"] == 2
+    assert record["version"] == RECORD_VERSION
     again = State.from_record(record)
     assert again.raw_bytes() == state.raw_bytes() and again.history() == state.history()
     assert again.scores() == game["scores"] and again.ranks() == game["ranks"]
@@ -53,21 +53,24 @@ def test_a_version_1_record_replays_to_the_same_game(game: dict) -> None:
         assert [a for a in state.history() if a not in START] == actions
     else:
         assert record["options"]["legacy_readings"] is True
+        assert record["options"]["gao_yi_above_layer_1"] is True
         assert state.history() == actions
 
 
 def test_the_version_1_handling_matters() -> None:
-    """Replayed under the current rules (as version 2) the old records mostly do not replay."""
+    """Replayed under the current rules (as a current record) the old records mostly do not
+    replay."""
     differ = 0
     for game in GAMES:
         try:
-            differ += compare(game, State.from_record(dict(game["record"], version=2))) != []
+            differ += compare(game, State.from_record(dict(game["record"],
+                                                           version=RECORD_VERSION))) != []
         except RecordError:
             differ += 1
     assert differ >= len(GAMES) - 3
 
 
-@pytest.mark.parametrize("version", [0, 3, "2", True, None, 1.5])
+@pytest.mark.parametrize("version", [0, 4, "2", True, None, 1.5])
 def test_other_versions_are_refused(version) -> None:
     record = engine.load_game("dragon", players=2).new_initial_state(1).to_record()
     record["version"] = version

@@ -21,7 +21,12 @@ from ladder.ratings import ladder
 from ladder.runner import RunReport, missing_tasks, play_run, start_run
 from ladder.schedule import TournamentSpec
 from ladder.store import Store
-from tests.ladder.helpers import BOTS, cli, games, spawn
+from tests.ladder.helpers import BOTS as OUT_OF_PROCESS, cli, games, spawn
+
+# These tests are about the in-process path (a user's bot asked to run inside the worker with
+# inproc:): what the worker's timed calls, sandbox and watchdog contain. The same bots played
+# out of process, the default, are in tests/ladder/test_guests.py.
+BOTS = "inproc:" + OUT_OF_PROCESS
 
 LINUX = Path("/proc/self/task").exists()
 

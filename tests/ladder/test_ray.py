@@ -88,8 +88,9 @@ def test_bots_that_kill_their_ray_worker_or_ignore_the_interrupt_are_charged_as_
     """A bot that kills its own process, and one that blocks the watchdog's signal, take their
     Ray worker down; the game is played again in a watched process and the bot is faulted as on
     the local backend: the records are the same, and the run finishes."""
-    common = ["-p", 3, "-b", "rand=random", "-b", f"dies={BOTS}dies(after=4)",
-              "-b", f"deaf={BOTS}deaf(after=2)", "--seatings", "rotations", "--deals", 1,
+    # in the worker's process (inproc:), as asked: out of process they cannot reach it
+    common = ["-p", 3, "-b", "rand=random", "-b", f"dies=inproc:{BOTS}dies(after=4)",
+              "-b", f"deaf=inproc:{BOTS}deaf(after=2)", "--seatings", "rotations", "--deals", 1,
               "--seed", 8, "--move-timeout", 1, "--workers", 2, "--no-progress"]
     local = cli("tournament", "run", "--db", tmp_path / "local.db", *common)
     assert local.exit_code == 0, local.output
@@ -113,7 +114,7 @@ def test_a_game_lost_again_and_again_stops_the_run_resumably(tmp_path: Path) -> 
     db = tmp_path / "t.db"
     result = cli("tournament", "run", "--db", db, "--backend", "ray", "-p", 3,
                  "-b", "a=random", "-b", "b=random", "-b", "c=heuristic",
-                 "-b", "host=python:tests.ladder.cluster_bots:kills_its_host(after=2)",
+                 "-b", "host=inproc:python:tests.ladder.cluster_bots:kills_its_host(after=2)",
                  "--seatings", "rotations", "--deals", 1, "--seed", 4, "--workers", 2,
                  "--no-progress")
     assert result.exit_code == 1, result.output

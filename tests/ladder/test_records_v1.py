@@ -1,5 +1,5 @@
 """Games stored before the rules change of issue 13 (record version 1) still replay from the
-store and in `tianti replay`; games stored now give version-2 records."""
+store and in `tianti replay`; games stored now give current records (version 3)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.core.state import State
+from engine.core.state import RECORD_VERSION, State
 from ladder.schedule import TournamentSpec, plan
 from ladder.store import Store
 from ladder.worker import GameOutcome, SeatOutcome, play_task
@@ -60,7 +60,7 @@ def test_a_game_stored_before_issue_13_replays(tmp_path: Path, name: str) -> Non
 
 
 @pytest.mark.parametrize("name", ["dragon", "mount-tai"])
-def test_a_game_stored_now_is_a_version_2_record(tmp_path: Path, name: str) -> None:
+def test_a_game_stored_now_is_a_current_record(tmp_path: Path, name: str) -> None:
     game = engine.load_game(name, players=2)
     spec = TournamentSpec(name, game.options, (("a", "random"), ("b", "random")), 1, seed=3)
     with Store(tmp_path / "s.db") as store:
@@ -68,7 +68,7 @@ def test_a_game_stored_now_is_a_version_2_record(tmp_path: Path, name: str) -> N
         outcome = play_task(plan(spec, run)[0])
         gid = store.save_game(outcome)
         record = store.game(gid).record()
-    assert record["version"] == 2 and outcome.record()["version"] == 2
+    assert record["version"] == RECORD_VERSION == outcome.record()["version"] == 3
     state = State.from_record(record)
     assert state.history() == record["actions"]
     assert state.scores() == [s.score for s in outcome.seats]
@@ -92,4 +92,4 @@ def test_a_play_save_of_version_1_loads_with_its_move_numbers_moved(tmp_path: Pa
     assert session.decisions == [0, 4]
     assert [m.seconds for m in session.log][:5] == [0.0, 0.0, 1.0, 0.0, 2.0]
     assert session.undo() and session.state.history() == history[:4]
-    assert session.to_dict()["record"]["version"] == 2
+    assert session.to_dict()["record"]["version"] == RECORD_VERSION

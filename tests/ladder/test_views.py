@@ -296,10 +296,11 @@ def test_trusted_bots_play_without_the_state_guard_but_still_get_views(
         play_game(_state(seed=8), [make_bot("random")] * 3)
 
 
-def test_a_tournament_game_guards_the_referee_only_when_a_users_bot_plays(
+def test_a_tournament_game_guards_the_referee_only_when_a_users_bot_plays_in_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker's game of tianti's own bots only is played as trusted (no state guard); one
-    with a `python:` bot keeps the guard, and its tampering still loses it the game."""
+    """A worker's game where no user's code runs in the worker (tianti's own bots, a `python:`
+    bot in a process of its own) is played as trusted (no state guard); one with an `inproc:`
+    bot (a user's code inside, by request) keeps the guard."""
     from ladder.schedule import GameTask
     from ladder.worker import play_task
 
@@ -314,9 +315,10 @@ def test_a_tournament_game_guards_the_referee_only_when_a_users_bot_plays(
             super().__init__(state)
 
     monkeypatch.setattr("ladder.match.StateGuard", Counted)
-    own = (("a", "random"), ("b", "heuristic"), ("c", "random"))
-    outcome = play_task(GameTask(1, 0, 0, "dragon", {"players": 3}, 21, 5, own, None))
-    assert made == [] and not outcome.faults
-    users = (("a", f"{BOTS}polite"), ("b", "heuristic"), ("c", "random"))
-    outcome = play_task(GameTask(1, 0, 0, "dragon", {"players": 3}, 21, 5, users, None))
-    assert made == [1] and not outcome.faults
+    for first, guarded in (("random", False), (f"{BOTS}polite", False),
+                           (f"inproc:{BOTS}polite", True)):
+        made.clear()
+        bots = (("a", first), ("b", "heuristic"), ("c", "random"))
+        outcome = play_task(GameTask(1, 0, 0, "dragon", {"players": 3}, 21, 5, bots, None))
+        assert made == ([1] if guarded else []), first
+        assert not outcome.faults, first

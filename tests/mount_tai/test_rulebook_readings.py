@@ -5,10 +5,15 @@ Seat 0 acts on a dry mountain unless said otherwise.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import engine
 from engine.mount_tai import data
 from tests.mount_tai.helpers import (
-    act, cell, effect, new_game, policy_position, seat, slot_of, use_tile,
+    act, building, cell, dry, effect, new_game, play_random, policy_position, seat, slot_of,
+    use_tile,
 )
 
 SPRING, SUMMER = 1, 3               # the round whose end settles that season (year 1)
@@ -124,14 +129,77 @@ def test_gao_yi_year_2_counts_layers_reached_not_the_highest():
     assert seat(s, 0)["reputation"] == rep + 4
 
 
-def test_gao_yi_year_1_still_needs_a_tile_above_layer_1():
-    # "高矣: If the player cultivates the 2nd layer ..., the player gains 5 reputation."
-    s = owner(cells={(2, 2): "settlement"})
+# Year one, read the same way (issue 36): "高矣: If the player cultivates the 2nd layer of their
+# personal fief through barren land cultivation, the player gains 5 reputation." Layer 2 must
+# hold a tile; {1, 3} (layer 2 crossed over a water source) does not pay.
+
+def _climb(across_water: bool, **options):
+    """Seat 0 cultivates the mountain from its layer-1 settlement at (0, 1): across the water
+    source on (1, 2) to layer 3 (the Descendant of Zheng's level 2), or up to layer 2."""
+    s = policy_position(4, **options)
+    s._debug_set_player(0, talents=[("descendant of zheng", 2)],
+                        cells={(0, 1): "settlement", (0, 2): "settlement"})
+    s._debug_set_board(water={(0, cell(1, 2))})
+    use_tile(s, 0, 1)
+    s.apply_action(effect("barren land cultivation"))
+    s.apply_action(act("mountain", cell(2, 2) if across_water else cell(1, 1)))
+    cells = seat(s, 0)["cells"]
+    layers = {min(divmod(l, 4)) + 1 for l in range(16) if cells[l]}
+    assert layers == ({1, 3} if across_water else {1, 2})
+    return s
+
+
+def _year_one_gao_yi(s):
+    """Seat 0's year-one 高矣 at the spring settlement: (reputation, measure)."""
+    rep = seat(s, 0)["reputation"]
     ev = settle(s, SPRING, praises={(0, 0): "高矣"})
-    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [5]
-    s = owner()
-    ev = settle(s, SPRING, praises={(0, 0): "高矣"})
-    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [0]
+    praise = [e for e in ev if e.kind == "praise" and e.seat == 0]
+    assert len(praise) == 1 and seat(s, 0)["reputation"] == rep + praise[0].points
+    return praise[0].points, praise[0].amounts["measure"]
+
+
+def test_gao_yi_year_1_needs_a_tile_on_layer_2():
+    assert _year_one_gao_yi(_climb(across_water=True)) == (0, 1)      # layers {1, 3}
+    assert _year_one_gao_yi(_climb(across_water=False)) == (5, 2)     # layers {1, 2}
+    # The settlement alone on layer 3 (a position set up, not played) pays nothing either.
+    assert _year_one_gao_yi(owner(cells={(2, 2): "settlement"})) == (0, 1)
+    assert _year_one_gao_yi(owner()) == (0, 1)
+
+
+def test_gao_yi_year_1_counts_the_ascent_and_a_tile_on_layer_2_among_others():
+    s = owner(cells={(1, 1): "farmland", (2, 2): "town", (3, 3): "ascent"})
+    assert _year_one_gao_yi(s) == (5, 2)
+    s = owner(cells={(2, 2): "town", (3, 3): "ascent"})
+    assert _year_one_gao_yi(s) == (0, 1)
+
+
+def test_option_gao_yi_above_layer_1_keeps_the_earlier_reading():
+    # Any tile above layer 1 paid: {1, 3} scores the 5, as before issue 36.
+    s = _climb(across_water=True, gao_yi_above_layer_1=True)
+    assert _year_one_gao_yi(s) == (5, 2)
+    assert _year_one_gao_yi(_climb(across_water=False, gao_yi_above_layer_1=True)) == (5, 2)
+    # legacy_readings (before issue 13) read year one so too (the highest layer, 3).
+    assert _year_one_gao_yi(_climb(across_water=True, legacy_readings=True)) == (5, 3)
+    # The option leaves year two alone: two layers, 4 reputation.
+    s = _climb(across_water=True, gao_yi_above_layer_1=True)
+    ev = settle(s, YEAR2_SPRING, praises={(1, 0): "高矣"})
+    assert [e.points for e in ev if e.kind == "praise" and e.seat == 0] == [4]
+    option = {o.name: o for o in engine.load_game("mount-tai").OPTIONS}["gao_yi_above_layer_1"]
+    assert option.default is False and "issue 36" in option.help
+
+
+def test_the_search_knowledge_reads_year_one_gao_yi_the_same_way():
+    # The projected value (knowledge.features[1]) of a year with 高矣 in every season: layers
+    # {1, 3} are worth far less than {1, 2} now, and as much with the earlier reading.
+    from engine.mount_tai.knowledge import features
+
+    def value(across_water: bool, **options) -> float:
+        s = _climb(across_water, **options)
+        s._debug_set_board(praises={(0, k): "高矣" for k in range(4)})
+        return features(s, 0)[1]
+
+    assert value(True) < value(False) - 10
+    assert value(True, gao_yi_above_layer_1=True) >= value(False, gao_yi_above_layer_1=True)
 
 
 # -- 3. Edict effects as printed -------------------------------------------------------------
@@ -205,6 +273,35 @@ def test_readings_list_the_new_defaults():
     assert "optional_edict_effects" in text and "buildings" in text
 
 
+# The rulebook lies outside the repository (shared/rules beside the checkout or above it).
+RULEBOOK = next((p / "shared" / "rules" / "mount-tai-rulebook.txt"
+                 for p in Path(__file__).resolve().parents
+                 if (p / "shared" / "rules" / "mount-tai-rulebook.txt").exists()), None)
+
+
+def test_readings_name_real_tests_and_quote_the_rulebook():
+    """Issue 36's three readings are listed, each with the rulebook's words (quoted exactly)
+    and the test pinning it; every test a reading names exists in tests/mount_tai."""
+    import re
+
+    here = Path(__file__).resolve().parent
+    defined = set(re.findall(r"^def (test_\w+)", "\n".join(
+        p.read_text(encoding="utf-8") for p in here.glob("test_*.py")), re.M))
+    named = [re.findall(r"Test: (test_\w+)", r) for r in data.READINGS]
+    assert all(set(n) <= defined for n in named), [n for n in named if not set(n) <= defined]
+    pinned = {n[0]: r for n, r in zip(named, data.READINGS) if n}
+    assert {"test_gao_yi_year_1_needs_a_tile_on_layer_2",
+            "test_challenge_3_secretary_extra_decision_not_the_last_rounds_action",
+            "test_blueprint_refills_when_fewer_kinds_show"} <= set(pinned)
+    if RULEBOOK is None:
+        pytest.skip("shared/rules/mount-tai-rulebook.txt is not beside or above the checkout")
+    book = " ".join(RULEBOOK.read_text(encoding="utf-8").split())
+    for reading in pinned.values():
+        quotes = [q for q in re.findall(r"(?<=[\s(:])'([^']+?[.)])'(?=[\s;]|$)", reading)
+                  if len(q) > 30]
+        assert quotes and all(q in book for q in quotes), (reading, quotes)
+
+
 # -- 4. Readings written down in data.READINGS (pinned here) ---------------------------------
 
 def _events(s, tiles, bonus):
@@ -241,3 +338,72 @@ def test_publicist_counts_one_player_in_solo():
     s = new_game(solo=True)
     s._debug_set_player(0, talents=[("publicist", 3)], money=1, grain=1, wine=1)
     assert s.level3_value(0, "publicist") == 3 * data.SOLO_PUBLICIST_PLAYERS == 3
+
+
+def test_blueprint_refills_when_fewer_kinds_show():
+    # Building plan: "If the number of building tiles in the blueprint area is less than the
+    # number specified for the player count, replenish it ... (in a 2- or 3-player game, flip 3
+    # different kinds of building tiles; in a 4-player game, flip 4 different kinds ...)".
+    # Read as kinds showing: 5 tiles of 4 kinds, a granary taken: 4 tiles, only 3 kinds -> the
+    # works office is flipped (counting tiles, 4 would not be "less than" 4).
+    s = policy_position(4)
+    s._debug_set_board(blueprint=[("mint", 2), ("granary", 1), ("yufu", 1), ("free market", 1)],
+                       supply=["imperial academy", "works office"])         # next flip last
+    use_tile(s, 0, 9)
+    s.apply_action(effect("building plan"))
+    s.apply_action(act("build", building("granary")))
+    assert s.snapshot()["blueprint"] == [(building("mint"), 2), (building("yufu"), 1),
+                                         (building("free market"), 1),
+                                         (building("works office"), 1)]
+    assert s.snapshot()["supply_count"] == 1
+    # One mint of the stack of two taken: still 4 kinds (4 tiles), nothing is flipped.
+    s = policy_position(4)
+    s._debug_set_board(blueprint=[("mint", 2), ("granary", 1), ("yufu", 1), ("free market", 1)],
+                       supply=["imperial academy", "works office"])
+    use_tile(s, 0, 9)
+    s.apply_action(effect("building plan"))
+    s.apply_action(act("build", building("mint")))
+    assert s.snapshot()["blueprint"] == [(building("mint"), 1), (building("granary"), 1),
+                                         (building("yufu"), 1), (building("free market"), 1)]
+    assert s.snapshot()["supply_count"] == 2
+    # 2-3 players: 3 kinds. 4 tiles of 3 kinds, a yufu taken: refilled to 3 kinds.
+    s = policy_position(3)
+    s._debug_set_board(blueprint=[("mint", 2), ("granary", 1), ("yufu", 1)],
+                       supply=["works office"])
+    use_tile(s, 0, 9)
+    s.apply_action(effect("building plan"))
+    s.apply_action(act("build", building("yufu")))
+    assert [k for k, _ in s.snapshot()["blueprint"]] == [
+        building("mint"), building("granary"), building("works office")]
+
+
+def _secretary_extra_decision(challenge: int):
+    """A solo game whose last round's policy decision was a celebration, run on to the
+    Secretary's extra policy decision at game end (seat 0 holds the Secretary at level 3)."""
+    options = {"bonus_buildings": "none"} if challenge == 3 else {}
+    s = new_game(challenge=challenge, **options)
+    dry(s)
+    s._debug_set_player(0, talents=[("secretary", 3)], grain=9, wine=9, money=9)
+    s._debug_set_board(round=15)                        # the last round
+    s._debug_policy(0)
+    use_tile(s, 0, 8)
+    s.apply_action(effect("celebration"))
+    play_random(s, seed=1, until=lambda x: x.snapshot()["phase"] == "policy")
+    assert s.snapshot()["round"] == 16 and s.current_player() == 0 and not s.is_terminal()
+    return s
+
+
+def test_challenge_3_secretary_extra_decision_not_the_last_rounds_action():
+    # Game 3: "in the policy decision phase, the player may not perform the action taken in the
+    # previous round"; the Secretary's level 3: "At game end, before reputation is calculated,
+    # the player performs one additional policy decision phase". The extra phase is a policy
+    # decision phase: the last round's celebration may not be performed there.
+    s = _secretary_extra_decision(3)
+    assert not s.effect_possible(0, "celebration")
+    use_tile(s, 0, 25)                                  # brewing / celebration (tier III)
+    assert effect("celebration") not in s.legal_actions()
+    assert effect("brewing") in s.legal_actions()
+    # In challenge game 1 the same decision may celebrate.
+    s = _secretary_extra_decision(1)
+    use_tile(s, 0, 25)
+    assert effect("celebration") in s.legal_actions()

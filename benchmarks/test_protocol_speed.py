@@ -1,0 +1,65 @@
+"""The bot protocol's cost: one Dragon game (2 players) refereed with tianti's random bot in
+the referee's process against the same bot played from its own process through the protocol
+(`python:ai.bots:RandomBot`, the adapter, the sandbox), and the referee's part of one decision
+(the move message) at an early and a late move: it must not grow with the move number.
+
+Compare the figures of one run with each other (the machine is shared and noisy).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from ai.bots import make_bot
+from ladder.match import Referee, play_game
+from ladder.referee import protocol as P
+from ladder.referee.players import make_player
+
+
+@pytest.fixture(scope="module")
+def process_bots() -> Any:
+    bots = [make_player("python:ai.bots:RandomBot", move_timeout=10, setup_timeout=60)
+            for _ in range(2)]
+    yield bots
+    for bot in bots:
+        bot.close()
+
+
+def _games(bots: list[Any]) -> Any:
+    game = engine.load_game("dragon", players=2)
+    rng = random.Random(0)
+
+    def one() -> Any:
+        return play_game(game.new_initial_state(rng.randrange(1 << 32)), bots,
+                         referee=Referee(10.0))
+    return one
+
+
+def test_a_game_with_both_bots_in_the_referees_process(benchmark) -> None:
+    result = benchmark(_games([make_bot("random(seed=1)"), make_bot("random(seed=2)")]))
+    benchmark.extra_info["decisions"] = len(result.actions)
+
+
+def test_a_game_with_both_bots_in_processes_of_their_own(benchmark, process_bots) -> None:
+    result = benchmark(_games(process_bots))
+    assert result.faults == []
+    benchmark.extra_info["decisions"] = len(result.actions)
+
+
+@pytest.mark.parametrize("moves", [0, 80])
+def test_the_referees_move_message(benchmark, moves: int) -> None:
+    """The full (not lean) move message of a decision after `moves` random moves."""
+    state = engine.load_game("dragon", players=2).new_initial_state(3)
+    rng = random.Random(3)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    view = state.resample_from_infostate(state.current_player(), 5)
+
+    def message() -> bytes:
+        seat = view.viewer
+        return P.encode(P.move_message(view.move_number(), P.public_board(view, seat),
+                                       P.legal_documents(view), 1000.0, P.view_block(view)))
+    benchmark(message)

@@ -1,0 +1,114 @@
+"""The bots a spec names, as the referee seats them: tianti's own in its process, every other in
+a process of its own.
+
+- `exec:COMMAND ARGS`: any program that speaks the protocol (docs/PROTOCOL.md). The command is
+  split as a shell would (no shell runs it); a command or argument naming an existing file
+  relative to the folder tianti was started in is made absolute (the bot itself starts in an
+  empty folder of its own).
+- `python:module:factory(...)`: a user's Python bot, out of process by default, through the
+  adapter (`python -m ladder.referee.adapter`), which finds the module on PYTHONPATH, in the
+  folder tianti was started in, or among installed packages.
+- `inproc:python:module:factory(...)`: the same bot inside the referee's process (faster; the
+  user vouches for it: it can reach everything there).
+- anything else: tianti's own bots (`ai.bots.make_bot`), in the referee's process.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from typing import Any, Sequence
+
+from ai.bots import BotSpecError, make_bot
+
+EXEC = "exec:"
+PYTHON = "python:"
+INPROC = "inproc:"
+
+
+def placement(spec: str) -> str:
+    """Where the bot of `spec` plays: "process" (its own), "inproc" (a user's bot inside the
+    referee's process, by request) or "builtin" (tianti's own, inside)."""
+    s = spec.strip()
+    if s.startswith(EXEC) or s.startswith(PYTHON):
+        return "process"
+    if s.startswith(INPROC):
+        return "inproc"
+    return "builtin"
+
+
+def in_process(spec: str) -> str:
+    """`spec` asked to run in the referee's process (`python:` specs get `inproc:`)."""
+    s = spec.strip()
+    return INPROC + s if s.startswith(PYTHON) else spec
+
+
+def _tianti_root() -> str:
+    import ladder
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(ladder.__file__)))
+
+
+def python_path() -> list[str]:
+    """Where the adapter looks for modules: tianti's sources, the folder tianti was started in,
+    then this process's own import path (PYTHONPATH, installed packages, Ray's shipped
+    modules)."""
+    import tempfile
+
+    out: list[str] = []
+    # the interpreter finds its own library and installed packages by itself; the whole
+    # temporary folder or root are never handed to a bot
+    own = tuple(os.path.abspath(p) + os.sep for p in {sys.prefix, sys.base_prefix})
+    refused = {os.path.abspath(tempfile.gettempdir()), "/tmp", os.sep}
+    for entry in [_tianti_root(), os.getcwd(), *sys.path]:
+        entry = os.path.abspath(entry or os.getcwd())
+        if (entry not in out and entry not in refused and os.path.isdir(entry)
+                and not (entry + os.sep).startswith(own)):
+            out.append(entry)
+    return out
+
+
+def command(spec: str) -> list[str]:
+    """The program (argv) that plays a process bot's spec; BotSpecError if it names none."""
+    s = spec.strip()
+    if s.startswith(PYTHON):
+        if len(s.split("(", 1)[0].split(":")) != 3:
+            raise BotSpecError(f"bot spec {spec!r}: expected python:module:factory")
+        return [sys.executable, "-m", "ladder.referee.adapter", s]
+    if not s.startswith(EXEC):
+        raise BotSpecError(f"bot spec {spec!r} does not name a program")
+    try:
+        argv = shlex.split(s[len(EXEC):])
+    except ValueError as e:
+        raise BotSpecError(f"bot spec {spec!r}: {e}") from None
+    if not argv:
+        raise BotSpecError(f"bot spec {spec!r}: exec: needs a command")
+    here = os.getcwd()
+    out = []
+    for i, arg in enumerate(argv):
+        path = os.path.join(here, arg)
+        if not os.path.isabs(arg) and ("/" in arg or i > 0) and os.path.exists(path):
+            arg = path
+        out.append(arg)
+    return out
+
+
+def make_player(spec: str, *, move_timeout: float | None = None,
+                setup_timeout: float | None = None, **overrides: Any) -> Any:
+    """The bot `spec` names, ready to be seated (see the module doc). A process bot is started
+    and has shaken hands when this returns (a failure is a `BotFault`)."""
+    from ladder.referee.host import ProcessBot
+
+    if placement(spec) == "process":
+        return ProcessBot(command(spec), move_timeout=move_timeout,
+                          setup_timeout=setup_timeout, pythonpath=python_path())
+    return make_bot(spec, **overrides)
+
+
+def close_all(bots: Sequence[Any]) -> None:
+    """Quit the process bots among `bots`."""
+    from ladder.referee.host import ProcessBot
+
+    for bot in bots:
+        if type(bot) is ProcessBot:
+            bot.close()

@@ -1,0 +1,811 @@
+"""The sandbox a bot process runs in, so that nothing of the referee is within its reach.
+
+`spawn(argv)` starts a bot with only its two pipes (stdin, stdout; every other descriptor closed;
+its stderr goes to a size-capped file in a folder of the referee's that the bot cannot read), an
+empty working folder of its own (also its HOME), a scrubbed environment, rlimits on memory, file
+size, processes and open files (`Limits`), in a session and process group of its own, first in
+line for the kernel's OOM killer, and killed if the referee's side dies.
+
+On Linux, where the kernel allows, it also gets namespaces of its own (util-linux `unshare`): a
+PID namespace (it is PID 1 there: it cannot see or signal the referee, the worker or other bots),
+a network namespace (no network, unless `Limits.network`), IPC and UTS namespaces, and a mount
+namespace in which every file system is read-only, /tmp and /dev/shm are small private tmpfs, and
+what the bot has no business in is hidden: the referee's home, tianti's data folder (stores, saves,
+seat outputs), the TIANTI_DB store, what the caller names (`hide`), and as root the folders its uid
+could not enter anyway (such as /root). The paths it needs (its interpreter, its PYTHONPATH, files
+named on its command line, `expose`) are bound back read-only; a store stays hidden even there.
+
+Run as root, the bot also drops to an unprivileged uid of its own (one per bot, from `UID_BASE`),
+so a 0600 file stays out of reach and one bot cannot touch another's files or processes; not root,
+it gets a user namespace instead (and runs as the user: it can read the user's files that are not
+hidden). What the machine refuses is found once per process (`probe()`): the sandbox then falls
+back to process group + rlimits (+ a uid of its own as root) and says so in
+`BotProcess.isolation.warnings`.
+
+`BotProcess.kill()` ends the bot and everything it started (its PID namespace, every process of
+its uid, its process group) and removes its folder; a referee calls it when the bot's games end
+as well as on a fault. A referee that dies without calling it (killed outright, or ended by
+`os._exit` as multiprocessing's workers are) takes its bots along (PR_SET_PDEATHSIG), and the
+next `spawn` on the machine sweeps their folders (named after the referee's pid).
+
+Not covered: CPU time between the bot's turns (the referee's clock only bounds its answers), the
+total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
+to world-writable folders and (not root) signals to the user's own processes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import random
+import re
+import resource
+import shlex
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+# Uids a bot runs as when the referee is root: one per bot, far above any real account's.
+UID_BASE = 1_900_000_000
+UID_SPAN = 50_000_000
+# The PATH a bot sees: system tools only, never the user's.
+BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# The exit status of a bot whose sandbox could not be set up (a mount refused): not its fault.
+SETUP_FAILED = 125
+# A bot's folder in the temporary folder: this prefix, the referee's pid, a dash, random letters.
+_FOLDER = "tianti-bot-"
+# How much of a bot's stderr is kept once it is killed (its folder is removed then).
+_TAIL_KEPT = 65536
+_TOOLS = ("unshare", "setpriv", "mount", "prlimit")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one bot process may use. The defaults suit a search bot with a big tree; a tournament
+    may lower them (`--limits memory_mb=2048`) or let a bot use the network (`network=true`)."""
+
+    memory_mb: int = 4096   # address space (RLIMIT_AS) of each of its processes
+    file_mb: int = 64       # the largest file it may write, stderr included (RLIMIT_FSIZE);
+    #                         its private /tmp and working folder hold 4x that in all
+    processes: int = 64     # processes and threads it may have at once (RLIMIT_NPROC)
+    open_files: int = 256   # open descriptors per process (RLIMIT_NOFILE)
+    network: bool = False   # False: a network namespace of its own, with no network at all
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.type in ("bool", bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"limit {field.name} must be true or false, not {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"limit {field.name} must be a whole number >= 1, not {value!r}")
+        if self.open_files < 8:
+            raise ValueError(f"limit open_files must be at least 8, not {self.open_files}")
+
+    @staticmethod
+    def parse(text: str) -> "Limits":
+        """`"memory_mb=2048,network=true"` -> Limits with those two changed; ValueError (one line)
+        names what is wrong: an unknown or repeated name, a missing `=`, a bad value."""
+        names = {field.name: field for field in dataclasses.fields(Limits)}
+        values: dict[str, int | bool] = {}
+        for item in (part.strip() for part in text.split(",")):
+            if not item:
+                continue
+            name, sep, raw = (piece.strip() for piece in item.partition("="))
+            if not sep:
+                raise ValueError(f"limit {item!r} needs the form name=value")
+            if name not in names:
+                raise ValueError(f"unknown limit {name!r}; known: {', '.join(names)}")
+            if name in values:
+                raise ValueError(f"limit {name!r} given twice")
+            if names[name].type in ("bool", bool):
+                word = raw.lower()
+                if word not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                    raise ValueError(f"limit {name} must be true or false, not {raw!r}")
+                values[name] = word in ("true", "yes", "on", "1")
+            else:
+                if not re.fullmatch(r"[0-9]{1,9}", raw):
+                    raise ValueError(f"limit {name} must be a whole number, not {raw!r}")
+                values[name] = int(raw)
+        return Limits(**values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """What a bot's sandbox achieved (`features`) and what the machine refused, with what was done
+    instead (`warnings`); the run summary shows `summary()` for each bot."""
+
+    features: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+    _SHORT = {"pid-namespace": "pid", "net-namespace": "net", "ipc-namespace": "ipc",
+              "uts-namespace": "uts", "mount-namespace": "mnt", "user-namespace": "user"}
+
+    def summary(self) -> str:
+        """One line, at most 80 columns: the namespaces, then the other features, then how many
+        warnings there are."""
+        spaces = [self._SHORT[f] for f in self.features if f in self._SHORT]
+        others = [f for f in self.features if f not in self._SHORT]
+        short = {"private-tmp": "tmp", "read-only-root": "ro", "hidden-paths": "hide",
+                 "uid-drop": "uid", "process-group": "pgrp", "empty-cwd": "cwd",
+                 "scrubbed-env": "env", "no-inherited-fds": "fds", "rlimits": "rlim"}
+        line = (f"ns:{','.join(spaces)} " if spaces else "no namespaces ")
+        line += "+" + ",".join(short.get(f, f) for f in others)
+        tail = ""
+        if self.warnings:
+            tail = f" ({len(self.warnings)} warning{'s' if len(self.warnings) > 1 else ''})"
+        if len(line) + len(tail) > 80:
+            line = line[:77 - len(tail)] + "..."
+        return line + tail
+
+
+_BASE_FEATURES = ("rlimits", "process-group", "empty-cwd", "scrubbed-env", "no-inherited-fds")
+_NS_FEATURES = ("pid-namespace", "ipc-namespace", "uts-namespace", "mount-namespace",
+                "private-tmp", "read-only-root", "hidden-paths")
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How bots are started on this machine: `mode` is "root-ns" (namespaces + a uid of its own),
+    "user-ns" (a user namespace, not root), "root-plain" (no namespaces, a uid of its own) or
+    "plain" (process group + rlimits only)."""
+
+    mode: str
+    tools: Mapping[str, str]
+    isolation: Isolation
+
+
+def _root() -> bool:
+    return os.geteuid() == 0
+
+
+def _tools() -> dict[str, str]:
+    found = {}
+    for name in _TOOLS + ("sh",):
+        path = shutil.which(name, path=BOT_PATH + ":/usr/sbin:/sbin")
+        if path:
+            found[name] = path
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _plan() -> _Plan:
+    tools = _tools()
+    warnings: list[str] = []
+    missing = [name for name in ("unshare", "mount", "sh") + (("setpriv",) if _root() else ())
+               if name not in tools]
+    if not os.path.isdir("/proc/self/ns"):
+        warnings.append("no Linux namespaces here: bots share the machine's view")
+    elif missing:
+        warnings.append(f"no {', '.join(missing)} (util-linux): bots run without namespaces")
+    else:
+        mode = "root-ns" if _root() else "user-ns"
+        error = _try_namespaces(mode, tools)
+        if error is None:
+            notes = () if mode == "root-ns" else (
+                "not root: a bot runs as you in a user namespace and can read your files "
+                "outside the folders hidden from it",)
+            return _Plan(mode, tools, Isolation(_features(mode, Limits()), notes))
+        warnings.append(f"the kernel refused namespaces ({error}): "
+                        "bots run in a process group with rlimits only")
+    if "prlimit" not in tools:
+        warnings.append("no prlimit: rlimits set in the child before exec")
+    mode = "root-plain" if _root() else "plain"
+    if mode == "plain":
+        warnings.append("not root and no user namespace: a bot runs as you and can read your "
+                        "files, and could leave its process group with setsid")
+    return _Plan(mode, tools, Isolation(_features(mode, Limits()), tuple(warnings)))
+
+
+def _features(mode: str, limits: Limits) -> tuple[str, ...]:
+    features: list[str] = []
+    if mode in ("root-ns", "user-ns"):
+        features += ["pid-namespace"]
+        if not limits.network:
+            features.append("net-namespace")
+        features += list(_NS_FEATURES[1:])
+        if mode == "user-ns":
+            features.append("user-namespace")
+    if mode in ("root-ns", "root-plain"):
+        features.append("uid-drop")
+    return tuple(features) + _BASE_FEATURES
+
+
+def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
+    """Start `true` the way a bot would be started; None if it worked, else why not (one line)."""
+    base = Path(tempfile.mkdtemp(prefix="tianti-probe-"))
+    try:
+        work = base / "work"
+        work.mkdir()
+        argv, _ = _ns_argv(mode, tools, Limits(), base, work,
+                           _pick_uid() if mode == "root-ns" else None,
+                           [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], (),
+                           *_default_hides())
+        try:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                                  timeout=20, cwd=base, close_fds=True)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            return str(err).splitlines()[0] if str(err) else type(err).__name__
+        if done.returncode != 0:  # the first line that says why (mount's, unshare's)
+            text = [line for line in done.stderr.decode(errors="replace").splitlines()
+                    if line.strip() and not line.startswith((" ", "tianti sandbox:"))]
+            return text[0][:120] if text else f"exit status {done.returncode}"
+        return None
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def probe() -> Isolation:
+    """What this machine allows a bot's sandbox (with the default limits): tried once, cached."""
+    return _plan().isolation
+
+
+# ---------------------------------------------------------------------------------------------
+# Paths a bot needs, and whether an unprivileged uid can reach them
+
+
+def _others_can(path: Path, bits: int) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return mode & bits == bits
+
+
+def _blocking_ancestor(path: Path) -> Path | None:
+    """The outermost folder above `path` that others cannot enter (no o+x), if any."""
+    for parent in reversed(path.parents):
+        if not _others_can(parent, stat.S_IXOTH):
+            return parent
+    return None
+
+
+def _under(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _needed_paths(argv: Sequence[str], pythonpath: Sequence[str],
+                  expose: Sequence[str]) -> list[Path]:
+    """The paths the bot must see: its program's installation (for `.../bin/prog`, the folder
+    above bin: an interpreter's prefix, a virtualenv), its PYTHONPATH, absolute paths on its
+    command line, and whatever the caller names."""
+    found: list[Path] = []
+    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
+    if program:
+        for candidate in {Path(os.path.abspath(program)), Path(os.path.realpath(program))}:
+            parent = candidate.parent
+            found.append(parent.parent if parent.name == "bin" and parent.parent != Path("/")
+                         else candidate)
+    for item in list(argv[1:]) + list(expose) + [p for p in pythonpath if p]:
+        if (item.startswith("/") or item in pythonpath or item in expose) and os.path.exists(item):
+            found += [Path(os.path.abspath(item)), Path(os.path.realpath(item))]
+    unique: list[Path] = []
+    for path in sorted(set(found), key=lambda p: len(p.parts)):
+        if not any(_under(path, kept) for kept in unique) and path != Path("/"):
+            unique.append(path)
+    return unique
+
+
+def _reach_warnings(paths: Sequence[Path]) -> list[str]:
+    """Paths a dropped uid could not read even once bound back (their own mode lacks o+r)."""
+    warnings = []
+    for path in paths:
+        if not path.exists():
+            continue
+        wanted = stat.S_IROTH | (stat.S_IXOTH if path.is_dir() else 0)
+        if not _others_can(path, wanted):
+            warnings.append(f"{path} is not readable by others: the bot may fail to load it")
+    return warnings
+
+
+# ---------------------------------------------------------------------------------------------
+# The command that starts a bot
+
+
+def _pick_uid() -> int:
+    """A uid no running process has, for one bot."""
+    taken = set()
+    try:
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    taken.add(entry.stat().st_uid)
+                except OSError:
+                    pass
+    except OSError:
+        pass
+    while True:
+        uid = UID_BASE + random.randrange(UID_SPAN)
+        if uid not in taken:
+            return uid
+
+
+def _lifeline(tools: Mapping[str, str]) -> list[str]:
+    """setpriv --pdeathsig: the bot's side is killed when the referee's thread that started it
+    ends (a worker that dies takes its bots along; none is left running)."""
+    return [tools["setpriv"], "--pdeathsig=KILL", "--"] if "setpriv" in tools else []
+
+
+def _rlimit_args(tools: Mapping[str, str], limits: Limits, nproc: int) -> list[str]:
+    if "prlimit" not in tools:
+        return []
+    mb = 1024 * 1024
+    return [tools["prlimit"], f"--as={limits.memory_mb * mb}", f"--fsize={limits.file_mb * mb}",
+            f"--nproc={nproc}", f"--nofile={limits.open_files}", "--core=0", "--"]
+
+
+def _nproc(mode: str, limits: Limits) -> int:
+    """RLIMIT_NPROC counts every process of the real uid: a uid of its own counts only the bot's;
+    running as the user, the user's own processes count too, so they are added."""
+    if mode in ("root-ns", "root-plain"):
+        return limits.processes
+    uid, mine = os.getuid(), 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/status", "rb") as status:
+                    for line in status:
+                        if line.startswith(b"Uid:"):
+                            mine += int(line.split()[1]) == uid
+                            break
+            except (OSError, ValueError):
+                pass
+    return mine + limits.processes
+
+
+def _writable_mounts() -> list[Path]:
+    """The mount points mounted read-write, except the kernel's own (/proc, /sys, /dev) and /tmp's,
+    which the bot's namespace replaces or keeps as they are."""
+    found = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as file:
+            for line in file:
+                fields = line.split()
+                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+                if "rw" not in fields[5].split(","):
+                    continue
+                path = Path(point)
+                if path == Path("/") or any(_under(path, Path(top)) for top in
+                                            ("/proc", "/sys", "/dev", "/tmp")):
+                    continue
+                found.append(path)
+    except (OSError, IndexError):
+        pass
+    return sorted(set(found), key=lambda p: len(p.parts))
+
+
+def _default_hides() -> tuple[list[Path], list[Path]]:
+    """What a bot never needs to see of the referee's user, as (soft, hard). Soft: their home and
+    XDG folders (keys, saves; the bot's own paths under them are bound back). Hard: tianti's data
+    folder (stores, saves, seat outputs) and the store TIANTI_DB names, hidden even inside a path
+    the bot is given."""
+    soft = [Path(os.path.expanduser("~"))]
+    soft += [Path(os.environ[name]) for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME")
+             if os.environ.get(name)]
+    hard = []
+    data = os.environ.get("TIANTI_DATA_DIR") or _app_dir()
+    if data:
+        hard.append(Path(data))
+    if os.environ.get("TIANTI_DB"):
+        hard.append(Path(os.environ["TIANTI_DB"]))
+    return soft, hard
+
+
+def _app_dir() -> str | None:
+    """tianti's data folder when TIANTI_DATA_DIR is not set (where `ladder.store` puts it)."""
+    try:
+        import typer
+    except ImportError:
+        return None
+    return typer.get_app_dir("tianti")
+
+
+def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
+             uid: int | None, argv: Sequence[str], needed: Sequence[Path],
+             soft: Sequence[Path] = (), hard: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
+    """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
+    the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
+    staging folder first, so that needed paths under /tmp can still be bound into it), hides the
+    `soft` folders (and, as root, those the bot's uid could not enter anyway) under small tmpfs,
+    binds the needed paths under them back read-only, then hides the `hard` paths wherever they
+    still show (a folder under a tmpfs, a file, with its SQLite companions, under /dev/null),
+    makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
+    new privileges, killed if the referee's side dies)."""
+    q = shlex.quote
+    stage = base / "stage"
+    stage.mkdir(exist_ok=True)
+    tmp, shm = Path("/tmp"), Path("/dev/shm")
+    protected = [Path("/"), tmp, shm, Path("/proc"), Path("/dev"), Path("/sys"), work]
+    folders: list[Path] = []
+    for path in [Path(os.path.abspath(h)) for h in soft]:
+        # never over / or what the sandbox needs itself; under /tmp it is hidden already
+        if path.is_dir() and not _under(path, tmp) and not _under(path, shm) and \
+                not any(_under(keep, path) for keep in protected):
+            folders.append(path)
+    if mode == "root-ns":
+        for path in needed:
+            block = _blocking_ancestor(path)
+            if block is not None and not _under(block, tmp) and not _under(block, shm) and \
+                    not any(_under(keep, block) for keep in protected):
+                folders.append(block)
+    hides: list[Path] = []
+    for folder in sorted(set(folders), key=lambda p: len(p.parts)):
+        if not any(_under(folder, kept) for kept in hides):
+            hides.append(folder)
+    inodes = f"nr_inodes={max(1024, 256 * limits.file_mb)}"
+    failed = (f"echo 'tianti sandbox: could not set up the namespaces of the bot (see above)' >&2;"
+              f" exit {SETUP_FAILED}")
+    lines = [f"trap {q(failed)} EXIT", "mount -n -o remount,bind,ro /"]
+    lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
+              for point in _writable_mounts()]
+    lines.append(f"mount -n -t tmpfs -o size={4 * limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
+                 f" tianti-tmp {q(str(stage))}")
+    binds: list[tuple[Path, str]] = []
+    for index, path in enumerate(needed):
+        if any(_under(path, cover) for cover in [tmp, shm, *hides]) and path.exists():
+            name = f".tianti-bind-{index}"
+            lines.append(f"{'mkdir' if path.is_dir() else 'touch'} {q(str(stage / name))}")
+            lines.append(f"mount -n --bind {q(str(path))} {q(str(stage / name))}")
+            lines.append(f"mount -n -o remount,bind,ro,nosuid,nodev {q(str(stage / name))}")
+            binds.append((path, name))
+    lines.append(f"mount -n --move {q(str(stage))} /tmp")
+    if shm.is_dir():
+        lines.append(f"mount -n -t tmpfs -o size={limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
+                     " tianti-shm /dev/shm")
+    for folder in hides:
+        lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=4096,mode=755,nosuid,nodev "
+                     f"tianti-hide {q(str(folder))}")
+    for path, name in binds:
+        source = f"/tmp/{name}"
+        if path.is_dir():
+            lines.append(f"mkdir -p {q(str(path))}")
+        else:
+            lines.append(f"mkdir -p {q(str(path.parent))} && touch {q(str(path))}")
+        lines.append(f"mount -n --move {q(source)} {q(str(path))}")
+        lines.append(f"rm -d {q(source)}")
+    warnings: list[str] = []
+    bound = [path for path, _ in binds]
+
+    def shows(path: Path) -> bool:
+        return path.exists() and (any(_under(path, p) for p in bound) or not any(
+            _under(path, cover) for cover in [tmp, shm, *hides]))
+
+    for path in [Path(os.path.abspath(h)) for h in hard]:
+        folder = path if path.is_dir() else path.parent
+        if any(_under(keep, folder) for keep in protected + list(needed)):
+            if path.is_dir():
+                warnings.append(f"{path} holds what the bot needs: not hidden")
+                continue
+            for file in [path] + [Path(f"{path}{end}") for end in ("-wal", "-shm", "-journal")]:
+                if file.is_file() and shows(file):
+                    lines.append(f"mount -n --bind /dev/null {q(str(file))}")
+        elif shows(folder):
+            lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=64,mode=755,ro,nosuid,nodev "
+                         f"tianti-hide {q(str(folder))}")
+    lines.append(f"mkdir -p {q(str(work))}")
+    if uid is not None:
+        lines.append(f"chown {uid}:{uid} {q(str(work))}")
+    lines.append(f"chmod 700 {q(str(work))}")
+    lines.append(f"cd {q(str(work))}")
+    lines.append("echo 1000 > /proc/self/oom_score_adj")  # the kernel's OOM killer takes it first
+    lines.append("unset PWD OLDPWD")
+    drop = ([f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] if uid is not None else [])
+    setpriv = [tools["setpriv"], *drop, "--no-new-privs", "--inh-caps=-all",
+               "--bounding-set=-all", "--pdeathsig=KILL", "--"] if "setpriv" in tools else []
+    lines.append("trap - EXIT")
+    lines.append("exec " + " ".join(q(part) for part in setpriv) + ' "$@"')
+    spaces = ["--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--mount",
+              "--propagation", "private"]
+    if not limits.network:
+        spaces.append("--net")
+    if mode == "user-ns":
+        spaces = ["--user", "--map-root-user"] + spaces
+    command = (_lifeline(tools) + _rlimit_args(tools, limits, _nproc(mode, limits))
+               + [tools["unshare"], *spaces, "--", tools["sh"], "-ec", "\n".join(lines), "sh",
+                  *argv])
+    return command, warnings
+
+
+def _bot_env(work: Path, env: Mapping[str, str] | None,
+             pythonpath: Sequence[str]) -> dict[str, str]:
+    """PATH, LANG, HOME (its working folder), PYTHONPATH and what the caller adds; nothing of the
+    user's environment (never TIANTI_DB)."""
+    lang = os.environ.get("LANG", "")
+    bot = {"PATH": BOT_PATH, "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang)
+           else "C.UTF-8", "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
+    if pythonpath:
+        bot["PYTHONPATH"] = os.pathsep.join(os.path.realpath(p) for p in pythonpath)
+    for key, value in (env or {}).items():
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) or "\0" in value:
+            raise ValueError(f"bad environment variable for a bot: {key!r}")
+        if key == "TIANTI_DB":
+            raise ValueError("a bot is never given TIANTI_DB")
+        bot[key] = value
+    return bot
+
+
+def _set_rlimits(limits: Limits, nproc: int) -> None:
+    """The rlimits, set in the child before exec (only where prlimit is missing)."""
+    mb = 1024 * 1024
+    for which, value in ((resource.RLIMIT_AS, limits.memory_mb * mb),
+                         (resource.RLIMIT_FSIZE, limits.file_mb * mb),
+                         (resource.RLIMIT_NPROC, nproc),
+                         (resource.RLIMIT_NOFILE, limits.open_files),
+                         (resource.RLIMIT_CORE, 0)):
+        resource.setrlimit(which, (value, value))
+
+
+# ---------------------------------------------------------------------------------------------
+# The bot's process
+
+
+def _processes_of(uid: int) -> list[int]:
+    """Every process whose real or effective uid is `uid` (read from status, which a process
+    cannot hide by making itself non-dumpable)."""
+    pids = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as status:
+                for line in status:
+                    if line.startswith(b"State:") and line.split()[1] in (b"Z", b"X"):
+                        break  # already dead, waiting to be reaped
+                    if line.startswith(b"Uid:"):
+                        if uid in (int(x) for x in line.split()[1:3]):
+                            pids.append(int(entry.name))
+                        break
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            return [int(x) for x in file.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _kill_uid(uid: int) -> None:
+    """SIGKILL every process of `uid` until none is left (a bot's, as root)."""
+    for _ in range(400):
+        pids = _processes_of(uid)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.005)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+_swept = [0.0]
+
+
+def _sweep(min_age: float = 10.0) -> None:
+    """Clear what referees that died without cleaning up left (killed outright, or ended by
+    `os._exit` as multiprocessing's workers are): their bots' folders (named after the referee's
+    pid) and, as root, any process still running as such a bot's uid (one that left its process
+    group in the fallback). Only folders of this user, older than `min_age` seconds."""
+    now = time.time()
+    _swept[0] = now
+    try:
+        entries = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return
+    for entry in entries:
+        match = re.fullmatch(_FOLDER + r"([0-9]+)-[A-Za-z0-9_]+", entry.name)
+        if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or \
+                    now - info.st_mtime < min_age:
+                continue
+            uid = os.stat(os.path.join(entry.path, "work")).st_uid
+        except OSError:
+            continue
+        if _root() and UID_BASE <= uid < UID_BASE + UID_SPAN:
+            _kill_uid(uid)
+        shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int) -> None:
+    """Kill the bot and everything it started, collect its exit status, remove its folders; only
+    in the process that started it (a forked child's exit leaves its parent's bots alone)."""
+    if os.getpid() != owner:
+        return
+    inits = _children(popen.pid) if popen.poll() is None else []
+    for pid in inits:  # a namespace's init (the bot): its death ends every process in it
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    try:  # unshare reaps the init, then exits: killing it first would leave the init a zombie
+        popen.wait(timeout=2 if inits else 0)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(popen.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        popen.kill()
+    except OSError:
+        pass
+    try:
+        popen.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    if uid is not None:  # whatever left the process group (setsid) still has the bot's uid
+        _kill_uid(uid)
+    for pipe in (popen.stdin, popen.stdout):
+        try:
+            if pipe is not None:
+                pipe.close()
+        except OSError:
+            pass
+    shutil.rmtree(base, ignore_errors=True)
+
+
+class BotProcess:
+    """A bot running in its sandbox: write to `stdin`, read `stdout`; `kill()` when done."""
+
+    stdin: BinaryIO
+    stdout: BinaryIO
+    pid: int             # the process the referee started: the leader of the bot's process group
+    isolation: Isolation
+    workdir: Path        # the bot's working folder and HOME (same path inside its namespace)
+    stderr_path: Path    # its stderr, in the referee's folder (mode 0700), capped by file_mb
+
+    def __init__(self, popen: subprocess.Popen[bytes], isolation: Isolation, workdir: Path,
+                 base: Path, stderr_path: Path, uid: int | None) -> None:
+        assert popen.stdin is not None and popen.stdout is not None
+        self._popen = popen
+        self.stdin = popen.stdin  # type: ignore[assignment]
+        self.stdout = popen.stdout  # type: ignore[assignment]
+        self.pid = popen.pid
+        self.isolation = isolation
+        self.workdir = workdir
+        self.stderr_path = stderr_path
+        self.uid = uid
+        self._tail: bytes | None = None
+        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid())
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, and remove its folders. Idempotent."""
+        if self._tail is None:
+            self._tail = self._read_tail(_TAIL_KEPT)
+        self._finalizer()
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Its exit status (negative: killed by that signal; SETUP_FAILED: its sandbox could not
+        be set up, the bot never ran), or None if still running after `timeout` seconds."""
+        try:
+            return self._popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def _read_tail(self, limit: int) -> bytes:
+        try:
+            with open(self.stderr_path, "rb") as file:
+                size = file.seek(0, os.SEEK_END)
+                file.seek(max(0, size - limit))
+                return file.read(limit)
+        except OSError:
+            return b""
+
+    def stderr_tail(self, limit: int = 4000) -> str:
+        """The last `limit` bytes it wrote to stderr (still there after `kill()`)."""
+        data = self._tail[-limit:] if self._tail is not None else self._read_tail(limit)
+        return data.decode("utf-8", errors="replace")
+
+    def __enter__(self) -> "BotProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    def __repr__(self) -> str:
+        return f"BotProcess(pid={self.pid}, {self.isolation.summary()})"
+
+
+def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, str] | None = None,
+          pythonpath: Sequence[str] = (), expose: Sequence[str] = (),
+          hide: Sequence[str] = ()) -> BotProcess:
+    """Start `argv` as a bot in its sandbox (see the module's docstring); `argv[0]` is looked up
+    in `BOT_PATH` unless it names a path. `pythonpath` is its PYTHONPATH; `expose` names more paths
+    it must see (both are bound into its namespace read-only, even from a hidden folder); `hide`
+    names more paths it must not see even there (a store: its folder, or if the bot needs that
+    folder, the file and its SQLite companions), on top of the referee's home, tianti's data
+    folder and the TIANTI_DB store. The working folder and stderr file live in a fresh referee
+    folder that `kill()` removes. FileNotFoundError if the command is not there, ValueError for a
+    bad `env`.
+
+    The bot is killed when the thread that called `spawn` ends (PR_SET_PDEATHSIG, so that a
+    worker killed outright leaves no bot behind): start bots from a thread that outlives them,
+    such as the worker's main thread."""
+    if not argv:
+        raise ValueError("a bot needs a command")
+    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
+    if not program or not os.path.isfile(program) or not os.access(program, os.X_OK):
+        raise FileNotFoundError(f"bot command not found or not executable: {argv[0]}")
+    plan = _plan()
+    mode, tools = plan.mode, plan.tools
+    warnings = list(plan.isolation.warnings)
+    if time.time() - _swept[0] > 60:
+        _sweep()
+    base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))
+    try:
+        os.chmod(base, 0o711)  # its uid may pass through to `work`, not list or read the rest
+        work = base / "work"
+        work.mkdir(mode=0o700)
+        stderr_path = base / "stderr"
+        bot_env = _bot_env(work, env, pythonpath)
+        needed = _needed_paths(argv, pythonpath, expose)
+        closed = [(p, _blocking_ancestor(p)) for p in needed] if mode == "root-plain" else []
+        closed = [(path, block) for path, block in closed if block is not None]
+        if closed:  # no mount namespace to bind them through: the bot keeps root's uid
+            mode = "plain"
+            warnings.append(f"{closed[0][0]} is closed to other users (no o+x on "
+                            f"{closed[0][1]}): the bot runs as root, with no uid of its own "
+                            "and no process limit")
+        uid = _pick_uid() if mode in ("root-ns", "root-plain") else None
+        if uid is not None:
+            os.chown(work, uid, uid)
+            warnings += _reach_warnings(needed)
+        features = _features(mode, limits)
+        if limits.network and mode in ("root-ns", "user-ns"):
+            warnings.append("network allowed by the limits: the bot shares the machine's network")
+        nproc = _nproc(mode, limits)
+        preexec = None
+        if mode in ("root-ns", "user-ns"):
+            soft, hard = _default_hides()
+            command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
+                                       soft, hard + [Path(h) for h in hide])
+            warnings += hidden
+        else:
+            oom = ([tools["sh"], "-c", "echo 1000 > /proc/self/oom_score_adj; unset PWD OLDPWD;"
+                    ' exec "$@"', "sh"] if "sh" in tools else [])
+            command = _lifeline(tools) + _rlimit_args(tools, limits, nproc) + oom + list(argv)
+        if "prlimit" not in tools:
+            preexec = functools.partial(_set_rlimits, limits, nproc)
+        fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        try:
+            popen = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd,
+                cwd=work if mode not in ("root-ns", "user-ns") else base, env=bot_env,
+                close_fds=True, start_new_session=True, preexec_fn=preexec,
+                user=uid if mode == "root-plain" else None,
+                group=uid if mode == "root-plain" else None,
+                extra_groups=[] if mode == "root-plain" else None)
+        finally:
+            os.close(fd)
+    except BaseException:
+        shutil.rmtree(base, ignore_errors=True)
+        raise
+    return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid)

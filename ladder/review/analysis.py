@@ -1,0 +1,243 @@
+"""Estimating each decision of one seat from that seat's view (no terminal I/O here).
+
+The review walks a game (its true states, which never leave this module's walk) and, at each
+decision of the reviewed seat that has more than one legal choice, hands a search a **view**
+of the seat (`State.resample_from_infostate(seat, seed)`, the same views bots get): the
+face-down things and the future are drawn afresh from a seed of the review's own, so nothing
+the seat did not know can reach the estimate. From that view it estimates
+
+- `before`: the chance to win (solo: to reach the goal) with the best choice: the mean reward
+  of the search's choice (its most visited root move), as `tianti play`'s hints report it;
+- `after`: the chance after the choice made: the same root statistics when the search visited
+  that move at least `MIN_VISITS` times; otherwise a search of its own from the view after the
+  choice (the seat's next decision in that view: its best move's mean; another seat to move
+  in a 2-player game: one minus that seat's best move's mean, the rewards of two seats adding
+  up to 1; more players: the other seats' most visited moves are played out until the
+  reviewed seat decides again or the game ends).
+
+Everything is seeded from the review's seed and the decision's number, so a review with an
+iteration budget is the same every time, whichever worker process estimated a decision.
+"""
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from ai.bots import make_bot, parse_spec
+from engine.core.errors import TiantiError
+
+# The made choice's value comes from the root statistics only when the search visited it at
+# least this often (its mean is then within about 5 points, one standard error); otherwise a
+# search of its own estimates it.
+MIN_VISITS = 100
+# More than 2 players: at most this many decisions of the other seats (with a choice) are
+# searched and played out after the choice before the reviewed seat's next decision.
+MAX_LOOKAHEAD = 40
+
+
+class ReviewError(TiantiError, ValueError):
+    """A review that cannot be made (a reviewer that does not search, a bad budget, a game
+    that does not replay)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a review searches: the reviewing bot's spec, the budget of each search (iterations
+    or seconds) and the seed every view and search is drawn from."""
+
+    reviewer: str = "strong"
+    iterations: int = 0
+    seconds: float = 0.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.iterations < 0 or self.seconds < 0:
+            raise ReviewError("the budget must not be negative")
+        if (self.iterations > 0) == (self.seconds > 0):
+            raise ReviewError("give one budget: iterations or seconds per decision")
+
+    def budget(self) -> dict[str, Any]:
+        """The search-budget overrides for the reviewer (the spec's own budget is replaced)."""
+        if self.iterations:
+            return {"iterations": self.iterations, "millis": 0.0}
+        return {"iterations": 0, "millis": 1000.0 * self.seconds}
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Estimate:
+    """A decision's numbers, from the seat's view: the values are the reviewer's mean reward
+    (the chance to win, or to reach the goal in a solo game)."""
+
+    best: int                 # the search's choice (most visited root move)
+    before: float             # value with the best choice
+    after: float              # value after the choice made
+    best_visits: int
+    after_visits: int         # visits behind `after` (0: the game ended, the value is exact)
+    after_from: str           # "root" (the decision's own search) or "search" (one of its own)
+    iterations: int           # playouts spent on this decision, all searches together
+    top: list[dict[str, Any]] = field(default_factory=list)  # action, visits, mean (root)
+
+
+def derive_seed(seed: int, move: int, k: int) -> int:
+    """A seed for decision `move`'s `k`-th use (0: its view, 1: its search, 2+: after-searches),
+    independent of the order decisions are estimated in."""
+    digest = hashlib.sha256(f"tianti-review:{seed}:{move}:{k}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 2
+
+
+def check_reviewer(spec: str) -> None:
+    """A clear ReviewError unless `spec` names a search bot (one that reports its root
+    statistics); python: bots are refused (the review runs them in worker processes)."""
+    name, _ = parse_spec(spec)
+    if name.strip().lower().startswith("python:"):
+        raise ReviewError(f"the reviewer must be one of tianti's search bots, not {spec!r}")
+    bot = make_bot(spec)
+    if not callable(getattr(bot, "analyse", None)):
+        raise ReviewError(f"the reviewer {spec!r} does not search (it gives no estimates): "
+                          "use strong, ismcts, mo-ismcts or pimc")
+
+
+def _reviewer(settings: Settings, seed: int) -> Any:
+    """A fresh reviewing bot with the review's budget and `seed`."""
+    return make_bot(settings.reviewer, seed=seed, **settings.budget())
+
+
+def _best(result: dict[str, Any]) -> dict[str, Any]:
+    """The root entry of a search's own choice."""
+    action = result["action"]
+    return next(r for r in result["root"] if r["action"] == action)
+
+
+def estimate(view: Any, made: int, seat: int, settings: Settings, move: int) -> Estimate:
+    """The numbers of one decision: `view` is a view of `seat` at its decision (never the true
+    state), `made` the choice made there, `move` the decision's number (for the seeds)."""
+    bot = _reviewer(settings, derive_seed(settings.seed, move, 1))
+    result = bot.analyse(view.clone())
+    best = _best(result)
+    spent = int(result.get("iterations") or 0)
+    top = [{"action": r["action"], "visits": r["visits"], "mean": r["mean"]}
+           for r in result["root"][:5]]
+    root = {r["action"]: r for r in result["root"]}
+    if made == best["action"] or root.get(made, {}).get("visits", 0) >= MIN_VISITS:
+        chosen = root[made]
+        return Estimate(best["action"], best["mean"], chosen["mean"], best["visits"],
+                        chosen["visits"], "root", spent, top)
+    after, visits, more = value_after(view, made, seat, settings, move)
+    return Estimate(best["action"], best["mean"], after, best["visits"], visits, "search",
+                    spent + more, top)
+
+
+def value_after(view: Any, made: int, seat: int, settings: Settings, move: int
+                ) -> tuple[float, int, int]:
+    """(value, visits behind it, playouts spent) of `seat` after `made` in `view`, by searches
+    from the seat's information only (every search determinizes from `seat`'s view)."""
+    state = view.clone()
+    state.apply_action(made)
+    players = state.num_players()
+    spent, k = 0, 2
+    while k < MAX_LOOKAHEAD + 2:
+        if state.is_terminal():
+            return float(state.returns()[seat]), 0, spent
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        bot = _reviewer(settings, derive_seed(settings.seed, move, k))
+        k += 1
+        searcher = _searcher(bot, state)
+        result = searcher.search(state.clone(), seat)
+        spent += int(result.get("iterations") or 0)
+        best = _best(result)
+        if state.current_player() == seat:
+            return best["mean"], best["visits"], spent
+        if players == 2:
+            # The other seat's value of its best reply; the two seats' rewards add up to 1.
+            return 1.0 - best["mean"], best["visits"], spent
+        state.apply_action(result["action"])
+    raise ReviewError(f"decision {move}: the reviewed seat did not decide again within "
+                      f"{MAX_LOOKAHEAD} decisions after its choice")
+
+
+def _searcher(bot: Any, state: Any) -> Any:
+    """The bot's compiled searcher for `state`'s game, fresh (no tree kept from an earlier
+    search)."""
+    make = getattr(bot, "searcher_for", None)
+    searcher = make(state) if callable(make) else getattr(bot, "searcher", None)
+    if searcher is None or not callable(getattr(searcher, "search", None)):
+        raise ReviewError("the reviewer does not search")
+    searcher.restart()
+    return searcher
+
+
+# -- walking a game ------------------------------------------------------------------------------
+
+
+@dataclass
+class Job:
+    """One decision to estimate: the seat's view there (a copy; never the true state)."""
+
+    move: int
+    seat: int
+    view: Any
+    made: int
+
+
+def decisions(start: Any, actions: list[int], seat: int, seed: int) -> list[Job]:
+    """The reviewed seat's decisions with more than one legal choice, each with its view, from
+    replaying `actions` on a copy of `start` (a game's true initial state)."""
+    state = start.clone()
+    n = state.num_players()
+    if not 0 <= seat < n:
+        raise ReviewError(f"seat must be in 0..{n - 1} for this {n}-player game, got {seat}")
+    jobs: list[Job] = []
+    first = state.move_number()
+    for i, action in enumerate(actions):
+        move = first + i
+        if state.is_terminal():
+            raise ReviewError(f"the game is over before its decision {move}")
+        legal = state.legal_actions()
+        if action not in legal:
+            raise ReviewError(f"the game does not replay: decision {move} "
+                              f"({action}) is not legal there")
+        if state.current_player() == seat and len(legal) > 1:
+            jobs.append(Job(move, seat, state.resample_from_infostate(
+                seat, derive_seed(seed, move, 0)), action))
+        state.apply_action(action)
+    return jobs
+
+
+def _run(job: Job, settings: Settings) -> tuple[int, Estimate]:
+    """One job's estimate (what a worker process runs)."""
+    return job.move, estimate(job.view, job.made, job.seat, settings, job.move)
+
+
+def estimate_all(jobs: list[Job], settings: Settings, workers: int = 1,
+                 progress: Callable[[int], None] | None = None) -> dict[int, Estimate]:
+    """Every job's estimate by decision number, in `workers` processes (1: in this one);
+    `progress(done)` after each."""
+    check_reviewer(settings.reviewer)
+    out: dict[int, Estimate] = {}
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            move, est = _run(job, settings)
+            out[move] = est
+            if progress:
+                progress(len(out))
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run, job, settings) for job in jobs]
+        for future in as_completed(futures):
+            move, est = future.result()
+            out[move] = est
+            if progress:
+                progress(len(out))
+    return out
+
+
+__all__ = ["Estimate", "Job", "MIN_VISITS", "ReviewError", "Settings", "check_reviewer",
+           "decisions", "derive_seed", "estimate", "estimate_all", "value_after"]

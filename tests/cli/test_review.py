@@ -1,0 +1,200 @@
+"""`tianti review` through CliRunner: 80 columns, --json, the cache, the sources, the errors,
+and the offer at the end of `tianti play`."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from ai.bots import make_bot
+from engine.core.text import display_width
+from ladder.cli import app
+from ladder.play import PlaySession
+from ladder.review import GameReview
+
+runner = CliRunner()
+FAST = ["--iterations", "60", "--workers", "1"]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TIANTI_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def played(game: str, players: int, seed: int, path, moves: int = 10**6):
+    """A `tianti play` save of a game between the person (seat 0, moves by a seeded
+    heuristic bot) and heuristic opponents."""
+    s = PlaySession.new(game, {"players": players}, 0,
+                        ["heuristic(seed=1)"] if players > 1 else [], seed)
+    me = make_bot("heuristic(seed=2)")
+    rng = random.Random(seed)
+    while not s.state.is_terminal() and len(s.log) < moves:
+        s.run_bots()
+        if s.state.is_terminal():
+            break
+        s.play(me.step(s.state.resample_from_infostate(0, rng.randrange(1 << 62))))
+    return s.save(path)
+
+
+def review(*args: str):
+    return runner.invoke(app, ["review", *args])
+
+
+def test_a_save_reviewed_at_80_columns(tmp_path):
+    save = played("dragon", 2, 3, tmp_path / "g.json")
+    result = review(str(save), *FAST)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Review of P0 (you) in In the Year of the Dragon" in out
+    assert "Accuracy" in out and "month 12" in out and "Where the chance went" in out
+    assert all(display_width(line) <= 80 for line in out.splitlines())
+
+
+def test_an_unfinished_game_is_reviewed_so_far(tmp_path):
+    save = played("mount-tai", 2, 3, tmp_path / "g.json", moves=30)
+    result = review(str(save), *FAST)
+    assert result.exit_code == 0, result.output
+    assert "The game is not finished" in result.stdout
+    assert "the last estimate" in result.stdout
+
+
+def test_the_last_play_game_is_the_default_and_all_lists_every_decision(tmp_path, data_dir):
+    played("dragon", 2, 3, data_dir / "saves" / "dragon-old.json")
+    newest = played("mount-tai", 1, 4, data_dir / "saves" / "mount-tai-new.json")
+    os.utime(newest, (time.time() + 5, time.time() + 5))
+    result = review(*FAST, "--all")
+    assert result.exit_code == 0, result.output
+    assert "in Mount Tai, solo" in result.stdout and "chance to reach the goal" in result.stdout
+    assert "Every decision" in result.stdout
+    assert all(display_width(line) <= 80 for line in result.stdout.splitlines())
+
+
+def test_json_round_trips_and_the_cache_makes_the_second_review_instant(tmp_path,
+                                                                        monkeypatch):
+    save = played("dragon", 2, 5, tmp_path / "g.json")
+    first = review(str(save), *FAST, "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    r = GameReview.from_dict(data)
+    assert r.to_dict() == data and r.seat == 0 and r.decisions
+    assert {d.verdict for d in r.decisions} <= {None, "inaccuracy", "mistake", "blunder"}
+
+    import ladder.review.game_review as game_review
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(game_review, "estimate_all", no_search)
+    again = review(str(save), *FAST, "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == data
+    assert "from the cache" in again.stderr
+    other = review(str(save), "--iterations", "61", "--workers", "1", "--json")
+    assert other.exit_code != 0       # other settings: not cached, so it must search
+
+
+def test_a_stored_game_needs_its_seat(tmp_path):
+    db = tmp_path / "t.db"
+    run = runner.invoke(app, ["tournament", "run", "-g", "dragon", "-p", "2", "--bot",
+                              "heuristic", "--bot", "random", "--deals", "1", "--db", str(db),
+                              "--seed", "1", "--workers", "1"])
+    assert run.exit_code == 0, run.output
+    missing = review("1", "1", "--db", str(db), *FAST)
+    assert missing.exit_code == 2
+    assert "--seat N" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
+    ok = review("1", "1", "--db", str(db), "--seat", "1", *FAST)
+    assert ok.exit_code == 0, ok.output
+    assert "Review of P1" in ok.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["7", "1"], "there is no game 1"),
+    (["1", str(2**70)], "there is no game"),
+    (["x", "1"], "RUN must be a run's number"),
+    (["g.json", "--seat", "5"], "--seat 5 is out of range"),
+    (["nothing.json"], "no such file"),
+    (["g.json", "--seconds", "1", "--iterations", "5"], "not both"),
+    (["g.json", "--reviewer", "heuristic"], "does not search"),
+    (["g.json", "--workers", "0"], "--workers must be at least 1"),
+    (["12"], "not a file"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, data_dir, args, message):
+    played("dragon", 2, 3, tmp_path / "g.json", moves=30)
+    db = tmp_path / "empty.db"
+    from ladder.store import Store
+
+    Store(db).close()
+    before = sorted(p.name for p in data_dir.rglob("*"))
+    saved = (tmp_path / "g.json").read_text()
+    args = [str(tmp_path / a) if a.endswith(".json") else a for a in args]
+    budget = [] if "--iterations" in args else ["--iterations", "20"]
+    result = review(*args, "--db", str(db), *budget)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in data_dir.rglob("*")) == before     # nothing cached
+    assert (tmp_path / "g.json").read_text() == saved
+
+
+def test_a_missing_store_is_not_created(tmp_path):
+    result = review("1", "1", "--db", str(tmp_path / "none.db"), *FAST)
+    assert result.exit_code == 2 and "there is no store at" in result.stderr
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_no_play_game_yet():
+    result = review(*FAST)
+    assert result.exit_code == 2
+    assert "no `tianti play` game to review" in result.stderr
+
+
+def test_plot_writes_a_picture(tmp_path):
+    pytest.importorskip("matplotlib")
+    save = played("dragon", 2, 3, tmp_path / "g.json", moves=40)
+    out = tmp_path / "chance.png"
+    result = review(str(save), *FAST, "--plot", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 1000 and "chart written" in result.stdout
+    bad = review(str(save), *FAST, "--plot", str(tmp_path / "no" / "x.png"))
+    assert bad.exit_code == 2 and "does not exist" in bad.stderr
+
+
+def test_play_offers_the_review_at_the_end(tmp_path, monkeypatch):
+    import ladder.cli.review as cli_review
+
+    monkeypatch.setattr(cli_review, "DEFAULT_SECONDS", 0.005)
+    result = runner.invoke(app, ["play", "dragon", "-p", "2", "--seed", "2", "--opponent",
+                                 "random(seed=1)", "--db", str(tmp_path / "db.sqlite")],
+                           input=_answers_then("review"))
+    assert result.exit_code == 0, result.output[-2000:]
+    out = result.output
+    assert "r (or review), Enter: review" in out
+    assert "Review of P0 (you)" in out and "Accuracy" in out
+    assert out.index("The ranking:") < out.index("Review of P0 (you)")
+
+
+def test_play_leaves_after_the_game_on_any_other_answer(tmp_path):
+    result = runner.invoke(app, ["play", "dragon", "-p", "2", "--seed", "2", "--opponent",
+                                 "random(seed=1)", "--db", str(tmp_path / "db.sqlite")],
+                           input=_answers_then("") + "review\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "r (or review), Enter: review" in result.output
+    assert "Review of P0" not in result.output
+
+
+def _answers_then(word: str) -> str:
+    """"1" at each of the person's prompts of the game `play` plays above (decisions with a
+    single choice are played without asking), then `word` at the prompt after it."""
+    s = PlaySession.new("dragon", {"players": 2}, 0, ["random(seed=1)"], 2)
+    asked = 0
+    while True:
+        s.run_bots()
+        if s.state.is_terminal():
+            break
+        asked += len(s.choices()) > 1
+        s.choose(s.choices()[0].action)
+    return "1\n" * asked + word + "\n"

@@ -1,0 +1,237 @@
+"""The bot protocol (docs/PROTOCOL.md): what a seat is sent is what it knows, each message carries
+what changed, and bots in other languages (examples/bots), tianti's own bots served by
+`tianti bot` and Python bots through the adapter play whole tournaments with no fault."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai.bots import make_bot
+from engine.registry import load_game
+from ladder.match import Referee, play_game
+from ladder.referee import protocol as P
+from ladder.referee.host import BotFault, ProcessBot
+from ladder.referee.players import make_player
+from tests.ladder.helpers import REPO, cli, games
+
+GAMES = [("dragon", {"players": 3}), ("mount-tai", {"players": 2}),
+         ("mount-tai", {"players": 1, "challenge": 6}), ("fusion", {})]
+
+
+def _doc(x: Any) -> str:
+    return json.dumps(x, sort_keys=True)
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_the_board_and_texts_sent_are_the_same_from_the_truth_and_any_view(
+        name: str, options: dict[str, Any]) -> None:
+    """A view draws the hidden part afresh: if the board document showed any of it, two views
+    of one seat would differ. They never do, and equal the truth's document: nothing hidden,
+    nothing drawn afresh, is sent. The same for the texts of the legal actions."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        state = load_game(name, **options).new_initial_state(seed)
+        while not state.is_terminal():
+            for seat in range(state.num_players()):
+                truth = _doc(P.public_board(state, seat))
+                for _ in range(2):
+                    view = state.resample_from_infostate(seat, rng.randrange(1 << 62))
+                    assert _doc(P.public_board(view, seat)) == truth
+                    if seat == state.current_player():
+                        assert P.legal_documents(view) == P.legal_documents(state)
+                    checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked >= 12
+
+
+def _transcript(name: str, options: dict[str, Any], seed: int) -> list[tuple[str, dict]]:
+    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "--full", "random(seed=1)"],
+                     move_timeout=10.0, setup_timeout=60.0, transcript=True,
+                     pythonpath=[str(REPO)])
+    game = load_game(name, **options)
+    others = [make_bot("random(seed=2)") for _ in range(game.num_players - 1)]
+    result = play_game(game.new_initial_state(seed), [bot, *others], referee=Referee(10.0))
+    assert result.faults == []
+    bot.close()
+    return [(who, json.loads(line)) for who, line in bot.transcript or []], result
+
+
+def test_each_message_carries_what_changed_and_a_whole_game_adds_up() -> None:
+    """One update per decision with its one action and the events of its step; no message
+    repeats the history; the updates' points add up to the seat's score; a move's size does not
+    grow with the move number."""
+    lines, result = _transcript("dragon", {"players": 2}, 3)
+    sent = [m for who, m in lines if who == "referee"]
+    kinds = [m["type"] for m in sent]
+    assert kinds[:3] == ["hello", "game", "update"] and kinds[-2:] == ["end", "quit"]
+    updates = [m for m in sent if m["type"] == "update"]
+    assert [m["move"] for m in updates] == list(range(-1, len(result.actions)))
+    assert [m["action"] for m in updates[1:]] == result.actions
+    points = sum(e["points"] for m in updates for e in m["events"] if e["seat"] == 0)
+    assert points == result.scores[0]
+    moves = [m for m in sent if m["type"] == "move"]
+    assert len(moves) == len([p for p in result.movers if p == 0])
+    assert all(set(m) == {"type", "move", "time_ms", "legal", "board", "private", "view"}
+               for m in moves)
+    sizes = [len(P.encode({k: v for k, v in m.items() if k != "legal"})) for m in moves]
+    assert max(sizes) < 2 * min(sizes)
+    replies = [m for who, m in lines if who == "bot"]
+    assert replies[0]["type"] == "hello" and all(r["type"] == "action" for r in replies[1:])
+
+
+def test_a_refused_handshake_or_another_protocol_is_an_error() -> None:
+    with pytest.raises(BotFault) as refused:
+        make_player("python:tests.ladder.bad_bots:broken_factory", setup_timeout=60.0)
+    assert refused.value.kind == "error" and "cannot build this bot" in str(refused.value)
+    script = "import sys; sys.stdin.readline(); print('{\"type\":\"hello\",\"protocol\":7}')"
+    with pytest.raises(BotFault) as other:
+        ProcessBot([sys.executable, "-c", script], setup_timeout=30.0)
+    assert other.value.kind == "error" and "protocol 7" in str(other.value)
+    with pytest.raises(BotFault) as silent:
+        ProcessBot([sys.executable, "-c", "import time; time.sleep(60)"], setup_timeout=0.5)
+    assert silent.value.kind == "timeout"
+
+
+def test_tianti_bot_speaks_the_protocol_on_its_pipes() -> None:
+    """`tianti bot` answers a hand-written conversation (stdout carries protocol lines only)."""
+    state = load_game("fusion").new_initial_state(1)
+    view = state.resample_from_infostate(0, 7)
+    lines = [P.hello("test"), P.game_message("fusion", {"players": 2}, 2, 0, None, 1),
+             P.update_message(-1, None, None, None, []),
+             P.move_message(0, P.public_board(view, 0), P.legal_documents(view), None,
+                            P.view_block(view)),
+             P.QUIT]
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "bot", "heuristic"],
+                          input=b"".join(P.encode(m) for m in lines), capture_output=True,
+                          cwd=REPO, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert out[0]["type"] == "hello" and out[0]["name"] == "heuristic"
+    assert out[1]["type"] == "action" and out[1]["action"] in state.legal_actions()
+    assert len(out) == 2
+
+
+def _no_faults(db: Path, n: int) -> None:
+    stored = games(db)
+    assert len(stored) == n
+    assert all(s["fault"] is None for g in stored for s in g.seats)
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_the_c_example_plays_a_tournament_against_random(tmp_path: Path) -> None:
+    binary = tmp_path / "first"
+    subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-o", str(binary),
+                    str(REPO / "examples/bots/first.c")], check=True)
+    db = tmp_path / "t.db"
+    result = cli("tournament", "run", "--db", db, "-p", 2, "-b", "r=random",
+                 "-b", f"c=exec:{binary}", "--deals", 2, "--seed", 1, "--workers", 2,
+                 "--move-timeout", 5, "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    _no_faults(db, 4)
+
+
+@pytest.mark.parametrize("game", ["dragon", "mount-tai"])
+def test_the_plain_python_example_plays_a_tournament_against_random(
+        tmp_path: Path, game: str) -> None:
+    db = tmp_path / "t.db"
+    example = REPO / "examples/bots/greedy_points.py"
+    result = cli("tournament", "run", "--db", db, "--game", game, "-p", 2, "-b", "r=random",
+                 "-b", f"p=exec:python3 {example} palace", "--deals", 2, "--seed", 2,
+                 "--workers", 2, "--move-timeout", 5, "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    _no_faults(db, 4)
+
+
+def test_tianti_bot_strong_plays_in_a_tournament(tmp_path: Path) -> None:
+    """The protocol tested against itself: tianti's strong bot served by `tianti bot` (with a
+    small budget) against random, and a Python bot through the adapter."""
+    db = tmp_path / "t.db"
+    result = cli("tournament", "run", "--db", db, "-p", 3, "-b", "r=random",
+                 "-b", f"s=exec:{sys.executable} -m ladder.cli bot strong(iterations=200)",
+                 "-b", "f=python:tests.ladder.bad_bots:greedy(seed=1)", "--deals", 1,
+                 "--seatings", "rotations", "--seed", 3, "--workers", 2,
+                 "--move-timeout", 10, "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    _no_faults(db, 3)
+    assert json.loads(result.output)["placement"] == {"r": "builtin", "s": "process",
+                                                      "f": "process"}
+
+
+def test_watch_seats_a_process_bot() -> None:
+    result = cli("watch", "mount-tai", "-p", 2, "-b", "python:tests.ladder.bad_bots:first",
+                 "-b", "random", "--seed", 3, "--no-board")
+    assert result.exit_code == 0, result.output
+    assert "P0 (python:tests.ladder.bad_bots:first)" in result.output
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_raw_events_rebuilt_from_the_sent_events_read_the_same(
+        name: str, options: dict[str, Any]) -> None:
+    """The raw form the adapter rebuilds its view's events from decodes to the very events the
+    referee's state holds (so `view.events()` in the bot's process reads as the referee's)."""
+    rng = random.Random(2)
+    seen = 0
+    for seed in range(3):
+        state = load_game(name, **options).new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        coder = P.EventCoder(state.EVENT_TABLE)
+        for event in state.event_history():
+            assert state.EVENT_TABLE.decode(event.move, tuple(coder.raw(event))) == event
+            seen += 1
+    assert seen > 0
+
+
+def test_a_person_plays_against_a_process_bot_with_undo(tmp_path: Path) -> None:
+    """`tianti play` seats a python: opponent in its own process: it is told every move, a
+    game goes back with undo (the bot is given the game again as it stands) and on to the end."""
+    from ladder.play import PlaySession
+    from ladder.referee.host import ProcessBot
+
+    session = PlaySession.new("dragon", {"players": 2}, 0,
+                              ["python:tests.ladder.bad_bots:greedy(seed=1)"], seed=4)
+    try:
+        bot = session.bots[1]
+        assert type(bot) is ProcessBot
+        undone = False
+        while not session.state.is_terminal():
+            session.run_bots()
+            if session.state.is_terminal():
+                break
+            session.choose(session.choices()[0].action)
+            if not undone and session.state.move_number() > 10:
+                assert session.undo()
+                undone = True
+        assert undone and not bot.dead and bot.games == 2
+    finally:
+        session.close()
+    assert bot.dead
+
+
+def test_a_game_joined_part_way_is_sent_from_its_start() -> None:
+    """A game resumed after a lost worker starts part-way: the bot is sent the moves so far
+    (replayed from the start), then plays on; the updates cover every decision once."""
+    game = load_game("mount-tai", players=2)
+    state = game.new_initial_state(6)
+    rng = random.Random(6)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    bot = ProcessBot([sys.executable, "-m", "ladder.cli", "bot", "--full", "random(seed=1)"],
+                     move_timeout=10.0, setup_timeout=60.0, transcript=True,
+                     pythonpath=[str(REPO)])
+    result = play_game(state, [bot, make_bot("random(seed=2)")], referee=Referee(10.0))
+    bot.close()
+    assert result.faults == []
+    updates = [json.loads(line) for who, line in bot.transcript or []
+               if who == "referee" and '"type":"update"' in line]
+    assert [u["move"] for u in updates] == list(range(-1, len(result.actions)))
+    assert [u["action"] for u in updates[1:]] == result.actions
+    assert all(u["text"] for u in updates[1:])

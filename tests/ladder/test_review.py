@@ -1,0 +1,189 @@
+"""The review's library: it judges a decision only by what the seat knew, it finds a clear
+mistake in a rulebook position, and its numbers add up."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ai.bots import make_bot
+from engine.registry import load_game
+from ladder.review import GameReview, ReviewError, Settings, review_game
+from ladder.review.analysis import decisions
+from ladder.review.verdict import balance, classify, game_accuracy, move_accuracy
+from tests.dragon.helpers import card
+from tests.ai.test_positions_dragon import harvest_before_drought
+from tests.ai.test_positions_mount_tai import celebration_reaches_the_solo_goal
+
+FAST = Settings(iterations=150, seed=3)
+
+
+def _play(state, moves: int, seed: int) -> list[int]:
+    """`moves` decisions of seeded heuristic bots (each given a view of its seat)."""
+    bots = [make_bot(f"heuristic(seed={seed + i})") for i in range(state.num_players())]
+    rng = random.Random(seed)
+    played = []
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        a = bots[p].step(state.resample_from_infostate(p, rng.randrange(1 << 62)))
+        state.apply_action(a)
+        played.append(a)
+    return played
+
+
+def _same_view_games(at: int):
+    """Two true Dragon games that seat 0 cannot tell apart up to some decision: the second
+    is the first at decision `at` with everything hidden from seat 0 (the future action-card
+    splits) drawn afresh. Returns both starts, the decisions of the first game to its end, and
+    how many of them the second plays with seat 0 knowing exactly the same."""
+    first = load_game("dragon", players=2).new_initial_state(21)
+    _play(first, at, 5)
+    second = first.resample_from_infostate(0, 777)   # a full, playable other truth
+    actions = _play(first.clone(), 200, 9)
+    one, two = first.clone(), second.clone()
+    for i, a in enumerate(actions):
+        if (one.information_state_string(0) != two.information_state_string(0)
+                or a not in two.legal_actions()):
+            return first, second, actions, i
+        one.apply_action(a)
+        two.apply_action(a)
+    raise AssertionError("the two games never differed: the test would show nothing")
+
+
+@pytest.mark.parametrize("at", [4, 30])
+def test_the_same_view_gets_the_same_verdicts_until_the_games_differ(at):
+    first, second, actions, same = _same_view_games(at)
+    a = review_game(first, actions, 0, FAST)
+    b = review_game(second, actions[:same], 0, FAST)
+    before = [d for d in a.decisions if d.move < first.move_number() + same]
+    assert before, "no decision of seat 0 before the games differ"
+    assert len(before) == len(b.decisions)
+    for x, y in zip(before, b.decisions):
+        assert (x.move, x.made, x.best, x.before, x.after, x.verdict) == \
+               (y.move, y.made, y.best, y.before, y.after, y.verdict)
+
+
+def test_every_search_gets_a_view_of_the_seat_never_the_true_state(monkeypatch):
+    import ladder.review.analysis as analysis
+
+    given = []
+
+    def check(state) -> None:
+        given.append((state.is_view(), state.viewer, state.seed))
+
+    class Searcher:
+        def __init__(self, real) -> None:
+            self.real = real
+
+        def restart(self) -> None:
+            self.real.restart()
+
+        def search(self, state, player=None):
+            check(state)
+            return self.real.search(state, player)
+
+    class Spy:
+        def __init__(self, bot) -> None:
+            self.bot = bot
+
+        def analyse(self, state):
+            check(state)
+            return self.bot.analyse(state)
+
+        def searcher_for(self, state):
+            return Searcher(self.bot.searcher_for(state))
+
+    real = analysis.make_bot
+    monkeypatch.setattr(analysis, "make_bot", lambda spec, **kw: Spy(real(spec, **kw)))
+    start = load_game("dragon", players=2).new_initial_state(4)
+    actions = _play(start.clone(), 40, 1)
+    r = review_game(start, actions, 1, Settings(iterations=40, seed=1))
+    assert any(d.after_from == "search" for d in r.decisions)   # both kinds of search ran
+    assert len(given) > len(r.decisions)
+    assert all(g == (True, 1, None) for g in given)
+
+
+def test_taxes_instead_of_harvest_before_a_drought_is_a_mistake_or_a_blunder():
+    state, right = harvest_before_drought()
+    harvest = next(iter(right))
+    wrong = card("taxes")      # money, when the drought wants rice
+    assert wrong in state.legal_actions() and wrong != harvest
+    settings = Settings(iterations=4000, seed=1)
+    bad = review_game(state, [wrong], 0, settings).decisions
+    assert len(bad) == 1 and bad[0].best == harvest
+    assert bad[0].verdict in ("mistake", "blunder"), (bad[0].before, bad[0].after)
+    good = review_game(state, [harvest], 0, settings).decisions
+    assert good[0].verdict is None and good[0].drop == 0
+
+
+def test_a_town_instead_of_the_celebration_that_reaches_the_solo_goal_is_a_blunder():
+    state, right = celebration_reaches_the_solo_goal()
+    (celebrate,) = right
+    (town,) = [a for a in state.legal_actions() if a != celebrate]
+    d = review_game(state, [town], 0, Settings(iterations=3000, seed=1)).decisions[0]
+    assert d.best == celebrate and d.verdict == "blunder", (d.before, d.after)
+    assert "celebration" in d.best_text and "town" in d.made_text
+
+
+def test_a_review_is_reproducible_and_round_trips_through_json():
+    start = load_game("mount-tai", players=1).new_initial_state(8)
+    actions = _play(start.clone(), 25, 2)
+    a = review_game(start, actions, 0, FAST, workers=2)
+    b = review_game(start, actions, 0, FAST)
+    assert [(d.before, d.after, d.best) for d in a.decisions] == \
+           [(d.before, d.after, d.best) for d in b.decisions]
+    back = GameReview.from_dict(json.loads(json.dumps(a.to_dict())))
+    assert back == a
+    assert a.noun == "chance to reach the goal"
+
+
+def test_forced_decisions_are_skipped():
+    start = load_game("dragon", players=2).new_initial_state(6)
+    actions = _play(start.clone(), 60, 3)
+    jobs = decisions(start, actions, 0, 0)
+    s = start.clone()
+    multi = 0
+    for a in actions:
+        if s.current_player() == 0 and len(s.legal_actions()) > 1:
+            multi += 1
+        s.apply_action(a)
+    assert len(jobs) == multi > 0
+
+
+def test_bad_input_is_a_clear_error():
+    start = load_game("dragon", players=2).new_initial_state(6)
+    with pytest.raises(ReviewError, match="seat must be in 0..1"):
+        review_game(start, [], 2, FAST)
+    with pytest.raises(ReviewError, match="not legal"):
+        review_game(start, [10**6], 0, FAST)
+    with pytest.raises(ReviewError, match="does not search"):
+        review_game(start, _play(start.clone(), 5, 1), 0, Settings(reviewer="heuristic",
+                                                                    iterations=10))
+    with pytest.raises(ReviewError, match="one budget"):
+        Settings(iterations=10, seconds=1.0)
+
+
+def test_verdicts_accuracy_and_the_balance():
+    assert classify(0.60, 0.58, 5000, 5000) is None
+    assert classify(0.60, 0.45, 5000, 5000) == "inaccuracy"
+    assert classify(0.60, 0.38, 5000, 5000) == "mistake"
+    assert classify(0.70, 0.35, 5000, 5000) == "blunder"
+    assert classify(0.70, 0.35, 3, 3) is None          # within the noise of 3 visits
+    assert move_accuracy(0) == pytest.approx(100, abs=0.01)
+    assert move_accuracy(10) < move_accuracy(5) < 100
+    assert game_accuracy([0, 0, 40]) < game_accuracy([0, 0, 10])
+    b = balance([0.5, 0.6], [0.4, 0.6], 1.0)
+    assert b.start + b.decisions + b.chance == pytest.approx(b.end) and b.end == 100
+    assert b.decisions == pytest.approx(-10) and b.chance == pytest.approx(60)
+
+
+def test_three_players_play_the_others_out_after_a_choice_the_search_hardly_saw():
+    start = load_game("dragon", players=3).new_initial_state(2)
+    actions = _play(start.clone(), 40, 4)
+    r = review_game(start, actions, 1, Settings(iterations=40, seed=2))
+    searched = [d for d in r.decisions if d.after_from == "search"]
+    assert searched, "every choice made had 100 visits at 40 iterations?"
+    assert all(0.0 <= d.after <= 1.0 and 0.0 <= d.before <= 1.0 for d in r.decisions)
