@@ -64,6 +64,9 @@ from ladder.worker import (GameOutcome, LocalHeartbeat, VoidedGame, WorkerSlot, 
 BACKENDS = ("local", "ray")
 # How many games each local worker holds at once (one playing, the rest waiting in its pipe).
 _PER_WORKER = 2
+# How often the pool looks at its workers' heartbeats and process states (seconds): its limits
+# are seconds long, and reading /proc after every game would cost quick games their rate.
+_POLICE_EVERY = 0.05
 # Retries of a game whose worker was lost for reasons outside any bot's call (then it is voided).
 _RETRIES = 2
 # How long a worker may make no progress outside any bot's call before it is deemed stuck.
@@ -195,6 +198,7 @@ class LocalBackend:
         self._selector = selectors.DefaultSelector()
         for _ in range(min(self.workers, len(pending))):
             self._start_worker()
+        policed = 0.0
         while not self._stop:
             self._dispatch(pending)
             if not any(w.assigned for w in self._pool):
@@ -206,7 +210,9 @@ class LocalBackend:
                 if worker in self._pool:
                     yield from self._collect(worker, worker.process.sentinel in which,
                                              pending, retries)
-            yield from self._police(pending, retries)
+            if time.monotonic() - policed >= _POLICE_EVERY:
+                yield from self._police(pending, retries)
+                policed = time.monotonic()
 
     def _dispatch(self, pending: deque[GameTask]) -> None:
         for worker in self._pool:

@@ -177,7 +177,9 @@ class Referee:
 
     `move_timeout` (seconds, None = no limit) is checked when a call returns; interrupting a call
     that does not return is the heartbeat's watchdog's job (it raises MoveTimeout inside it).
-    `fallback_seed` seeds the random bots that take over faulted seats."""
+    `fallback_seed` seeds the random bots that take over faulted seats. `trusted` says that no
+    user's code runs in this process (see `play_game`): no call needs the check for a process a
+    bot forked (see `call`)."""
 
     def __init__(
         self,
@@ -186,8 +188,11 @@ class Referee:
         fallback_seed: int = 0,
         faults: Sequence[Fault] = (),
         guard: CallGuard | None = None,
+        trusted: bool = False,
     ) -> None:
         self.move_timeout = move_timeout
+        # tianti's own bots only (see play_game): none forks a process that could come back
+        self.trusted = trusted
         self.heartbeat: Heartbeat = heartbeat if heartbeat is not None else NullHeartbeat()
         self.guard: CallGuard = guard if guard is not None else NullGuard()
         self._pid = os.getpid()
@@ -267,7 +272,7 @@ class Referee:
     def _forked_child_ends(self) -> None:
         """In a process a bot forked during its call (and that returned from it), end that
         process now, before it writes to the heartbeat or plays on."""
-        if os.getpid() != self._pid:
+        if not self.trusted and os.getpid() != self._pid:
             os._exit(0)
 
     def setup_limit(self) -> float | None:
@@ -414,6 +419,7 @@ def play_game(
     on_move: Callable[[MoveEvent], None] | None = None,
     resample_seed: int = 0,
     referee: Referee | None = None,
+    trusted: bool = False,
 ) -> GameResult:
     """Play `state` to the end, seat i moved by bots[i]. Each bot is handed a determinization
     from its own seat, so it cannot see hidden information: `step(view)` a view of the mover's
@@ -430,14 +436,19 @@ def play_game(
     `referee.faults` already are played by the fallback bot. `state` may be part-way through a
     game: the determinization seeds continue as if the game had been played from its start with
     the same `resample_seed`. (Only if a bot changed the referee's state does the game go on
-    from a replayed copy, `state` being left as the bot made it: the result is the true game.)"""
+    from a replayed copy, `state` being left as the bot made it: the result is the true game.)
+
+    `trusted` says that no user's code runs in this process: every bot is tianti's own (made by
+    `ai.bots.make_bot` from a built-in spec) or plays from a process of its own (`python:`,
+    `exec:`): the game is played without the state guard's snapshot and check after each call.
+    The bots still get views, never `state`."""
     if len(bots) != state.num_players():
         raise ValueError(f"{len(bots)} bots for a {state.num_players()}-player game")
     rng = random.Random(resample_seed)
     index = state.move_number()
     for _ in range(index):
         rng.randrange(1 << 63)
-    guard = StateGuard(state)
+    guard = None if trusted else StateGuard(state)
     history: list[int] = state.history()
     # each seat's bot methods, looked up once (inside a timed call under a referee)
     seats: list[_Methods | None] = [None] * len(bots)
@@ -446,7 +457,7 @@ def play_game(
         """After a call into seat's bot: False if the referee's state is intact; otherwise the
         bot is faulted (or StateTampered raised) and the state rebuilt from the moves."""
         nonlocal state
-        if guard.intact(state):
+        if guard is None or guard.intact(state):
             return False
         message = (f"changed the referee's own game state during {what} (a bot is only ever "
                    "given a view of its seat)")
@@ -470,7 +481,7 @@ def play_game(
             elif fault is None and isinstance(answer, _NotAnAction):
                 fault = Fault(player, index, "illegal",
                               f"returned {answer.shown}, which is not an integer action")
-            elif fault is None and answer not in state.legal_actions():
+            elif fault is None and not state.is_legal(answer):
                 try:
                     state.clone().apply_action(answer)
                     message = f"returned {answer!r}, which is not a legal action"
@@ -543,22 +554,23 @@ def play_game(
         if on_move is not None:
             on_move(MoveEvent(index, player, action, state.action_to_string(action),
                               state.clone()))
-            guard.restore_game()
+            if guard is not None:
+                guard.restore_game()
         text = state.action_to_string(action) if feeds else ""
         state.apply_action(action)
         history.append(action)
         for seat, bot in feeds:
             if referee is None or seat not in referee.faulted_seats():
                 bot.observe(state, index, player, action, text)
-        guard.remember(state)
+        if guard is not None:
+            guard.remember(state)
         move_times.append(seconds)
         movers.append(player)
         if referee is not None:
             referee.heartbeat.applied(index, action, seconds)
         for seat in range(len(seats)):
-            faulted = referee.faulted_seats() if referee is not None else frozenset()
             inform = seats[seat].inform_action  # type: ignore[union-attr]
-            if seat in faulted or inform is None:
+            if inform is None or (referee is not None and seat in referee.faulted_seats()):
                 continue
             view = state.resample_from_infostate(
                 seat, derived_seed(resample_seed, "inform", index, seat))
@@ -571,7 +583,8 @@ def play_game(
                 referee.add_fault(fault)
                 seats[seat] = _bind(referee.fallback(seat))
         index += 1
-    guard.restore_game()
+    if guard is not None:
+        guard.restore_game()
     game_ranks = state.ranks()
     faults = list(referee.faults) if referee is not None else []
     return GameResult(

@@ -37,6 +37,7 @@ import trueskill
 from engine.core.errors import TiantiError
 from engine.core.text import printable
 from ladder.store import MAX_ID, SCHEMA_VERSION, Store, StoreError, goal_reached, pool_key
+from ladder.trueskill_ffa import rate_free_for_all
 
 # TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 10 %).
 ENV = trueskill.TrueSkill()
@@ -133,6 +134,9 @@ class GameRow:
 
     def by_bot(self) -> dict[str, tuple[float, bool, float, bool]]:
         """Each bot once: (mean place 1.., won, mean score, faulted)."""
+        if self.players > 1 and len({s[0] for s in self.seats}) == len(self.seats):
+            # each bot in one seat (a tournament's game): the means below of one value each
+            return {b: ((r + 1) / 1, r == 0, sc / 1, bool(f)) for b, r, sc, f in self.seats}
         out: dict[str, tuple[float, bool, float, bool]] = {}
         for bot in dict.fromkeys(b for b, *_ in self.seats):
             mine = [s for s in self.seats if s[0] == bot]
@@ -185,9 +189,9 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
 
 def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
                ranks: list[int]) -> list[trueskill.Rating]:
-    """New ratings after one free-for-all game (ranks: 0 = first, equal = draw)."""
-    groups = env.rate([(r,) for r in ratings], ranks=ranks)
-    return [g[0] for g in groups]
+    """New ratings after one free-for-all game (ranks: 0 = first, equal = draw): `env.rate`'s,
+    computed without its factor-graph objects (ladder/trueskill_ffa.py)."""
+    return rate_free_for_all(env, ratings, ranks)
 
 
 def can_cache(store: Store) -> bool:
@@ -214,6 +218,12 @@ def _rate_game(pool: dict[str, tuple[trueskill.Rating, int]], bots: list[str],
     before = [pool[b][0] if b in pool else ENV.create_rating() for b in bots]
     after = rate_match(ENV, before, ranks)
     out = []
+    if len(set(bots)) == len(bots):  # each bot in one seat: the mean below of one copy each
+        for b, c in zip(bots, after):
+            r = ENV.create_rating(c.mu / 1, c.sigma / 1)
+            pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
+            out.append((b, r))
+        return out
     for b in dict.fromkeys(bots):
         # a bot in several seats (a person's game against two copies of one bot): each copy was
         # rated from the same prior; the bot keeps their mean, and the game counts once

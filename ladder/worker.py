@@ -516,8 +516,9 @@ class BotSandbox:
         for seat in guarded:
             self._fds[seat] = os.open(output_path(self.directory, seat),
                                       os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_TRUNC, 0o600)
-        self._threads = _thread_count()
-        self._before = frozenset(descendants())
+        if self._fds:  # what `end_game` compares with (only a game with a sandboxed bot)
+            self._threads = _thread_count()
+            self._before = frozenset(descendants())
 
     def enter(self, seat: int) -> None:
         fd = self._fds.get(seat)
@@ -684,7 +685,8 @@ def play_task(task: GameTask, heartbeat: Any = None,
         sandbox.start_game(guarded)
     try:
         referee = Referee(task.move_timeout, hb, fallback_seed=task.seed,
-                          faults=[Fault.from_dict(f) for f in task.prefix_faults], guard=sandbox)
+                          faults=[Fault.from_dict(f) for f in task.prefix_faults],
+                          guard=sandbox if guarded else None, trusted=not guarded)
         bots: list[Any] = []
         for seat, (name, spec) in enumerate(task.bots):
             if seat in referee.faulted_seats():
@@ -704,7 +706,10 @@ def play_task(task: GameTask, heartbeat: Any = None,
             bots.append(made)
             made = None
         bots_made = list(bots)
-        result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee)
+        # no user's code in this process (tianti's own bots; python: and exec: bots play from
+        # processes of their own): no state guard
+        result = play_game(state, bots, resample_seed=task.resample_seed, referee=referee,
+                           trusted=referee.trusted)
         _let_go(referee, bots, len(result.actions))
         faults = list(referee.faults)
         if len(faults) > len(result.faults):  # a destructor faulted: it ranks last too

@@ -30,6 +30,8 @@ def safe_repr(value: Any) -> str:
 def as_index(value: Any, name: str) -> int:
     """`value` as a plain int (converted once, with operator.index); TypeError if it is not an
     integer. bool is refused: True as "seat 1" is almost certainly a bug in the caller."""
+    if type(value) is int:  # the common case, first (a bool's type is bool)
+        return value
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an integer, got the bool {value!r}")
     try:

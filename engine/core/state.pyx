@@ -45,10 +45,29 @@ _INT_MIN = -(1 << 31)
 _INT_MAX = (1 << 31) - 1
 
 
+# What a new state starts from (shared; never changed in place).
+_NO_ACTIONS = []
+_NO_EVENTS = [[]]
+# Game classes copied as plain objects (no copying hooks of their own), by class.
+_PLAIN_GAMES = {}
+
+
 def _own_game(game):
     """A copy of `game` with its own options dict: a state handed to a bot must not share the
-    Game object (and its options) with the referee's state."""
-    other = copy.copy(game)
+    Game object (and its options) with the referee's state. (What `copy.copy` does for a plain
+    Game, without its generic machinery: it runs for every view.)"""
+    cls = type(game)
+    plain = _PLAIN_GAMES.get(cls)
+    if plain is None:
+        plain = _PLAIN_GAMES[cls] = not hasattr(cls, "__slots__") and all(
+            getattr(cls, name, None) is getattr(object, name, None)
+            for name in ("__copy__", "__reduce__", "__reduce_ex__", "__getstate__",
+                         "__setstate__", "__new__"))
+    if plain:
+        other = object.__new__(cls)
+        other.__dict__.update(game.__dict__)
+    else:
+        other = copy.copy(game)
     other.options = dict(game.options)
     return other
 
@@ -82,9 +101,15 @@ cdef class State:
         self.buf = NULL
         self.seed = None
         self.viewer = None
-        self._history = []
-        self._resamples = []
-        self._events = [[]]
+        # a new state shares empty lists (never changed: copied on the first change), so that
+        # the views and clones that set their own make no list they do not keep
+        self._history = _NO_ACTIONS
+        self._nhist = 0
+        self._resamples = _NO_ACTIONS
+        self._events = _NO_EVENTS
+        self._nev = 1
+        self._events_lent = False
+        self._seen = None
 
     def __dealloc__(self):
         free(self.data)
@@ -92,7 +117,7 @@ cdef class State:
 
     cdef void _bind(self, const GameDef* gdef, object game) except *:
         self.gdef = gdef
-        self.game = game
+        self._game = game
         self.data = malloc(gdef.state_size)
         self.buf = <int*>malloc(gdef.max_legal_actions * sizeof(int))
         if self.data == NULL or self.buf == NULL:
@@ -101,6 +126,21 @@ cdef class State:
 
     cdef State _blank(self):
         return type(self).__new__(type(self))
+
+    @property
+    def game(self):
+        """The Game (name, options) this state belongs to. A copy or a view has a Game object of
+        its own (made when first asked for: most views are played without it), so that nothing
+        done to it reaches the state it was made from."""
+        if self._game is None:
+            self._game = _own_game(self._game_of)
+            self._game_of = None
+        return self._game
+
+    cdef object _source_game(self):
+        """The Game a copy or view of this state copies (its own or, not yet copied, its
+        source's)."""
+        return self._game if self._game is not None else self._game_of
 
     cdef EventLog* _log_begin(self, EventLog* log) noexcept:
         log.n = 0
@@ -119,8 +159,45 @@ cdef class State:
             raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
         if setup:
             self._events = [step]
+            self._nev = -1
+            self._events_lent = False
+            self._seen = None
         else:
-            self._events.append(step)
+            self._own_events().append(step)
+
+    cdef list _own_history(self):
+        if self._nhist >= 0:
+            self._history = self._history[:self._nhist]
+            self._nhist = -1
+        return self._history
+
+    cdef list _own_events(self):
+        if self._nev >= 0:
+            self._events = self._events[:self._nev]
+            self._nev = -1
+        return self._events
+
+    cdef void _extend_last_events(self, list raw) except *:
+        events = self._own_events()
+        if self._events_lent:  # others read its entries: a new list of its own
+            self._events = events = list(events)
+            self._events_lent = False
+        last = len(events) - 1  # (no negative index: wraparound is off in the games)
+        events[last] = list(events[last]) + raw
+        self._seen = None  # the steps seen so far changed: filtered again when asked
+
+    cdef list _seen_by(self, int seat):
+        cdef Py_ssize_t i, n = self._nev if self._nev >= 0 else len(self._events)
+        if self._seen is None:
+            self._seen = [None] * MAX_GAME_PLAYERS
+        seen = self._seen[seat]
+        if seen is None:
+            self._seen[seat] = seen = []
+        # Only the steps since the last view of this seat are filtered: a view costs the same
+        # at any move. The list only grows, so the views made from it share it.
+        for i in range(len(seen), n):
+            seen.append([raw for raw in self._events[i] if self._event_visible(raw, seat)])
+        return seen
 
     def seat_index(self, value, str what="player") -> int:
         """`value` as a seat of this game: TypeError for a non-integer, ValueError naming `what`
@@ -158,6 +235,8 @@ cdef class State:
 
     def is_legal(self, action) -> bool:
         """Whether `action` (an integer, not a bool) is legal now; never raises."""
+        if type(action) is int:  # the common case without a call (a bool's type is bool)
+            return self._legal_int(action)
         try:
             v = as_index(action, "action")
         except TypeError:
@@ -171,16 +250,20 @@ cdef class State:
         are then `events()`."""
         cdef EventLog log
         cdef EventLog* previous
-        try:
-            v = as_index(action, "action")
-        except TypeError as e:
-            raise IllegalActionError(f"action {_safe_repr(action)} is not legal: {e}") from None
+        if type(action) is int:  # the common case without a call (a bool's type is bool)
+            v = action
+        else:
+            try:
+                v = as_index(action, "action")
+            except TypeError as e:
+                raise IllegalActionError(
+                    f"action {_safe_repr(action)} is not legal: {e}") from None
         if not self._legal_int(v):
             raise IllegalActionError(self._illegal_message(v))
         cdef int a = v
         previous = self._log_begin(&log)
         self.gdef.apply_action(self.data, a)
-        self._history.append(a)
+        self._own_history().append(a)
         self._log_end(&log, previous, False)
 
     def _illegal_message(self, action) -> str:
@@ -201,35 +284,40 @@ cdef class State:
 
     def history(self) -> list:
         """The actions applied since the initial state."""
+        if self._nhist >= 0:
+            return self._history[:self._nhist]
         return list(self._history)
 
     def move_number(self) -> int:
-        return len(self._history)
+        return self._nhist if self._nhist >= 0 else len(self._history)
 
     # -- events ---------------------------------------------------------------------------------
 
     def events(self, move=None) -> list:
         """The rule events of the last decision's automatic steps (before any decision: the
         setup's); with `move`, those of decision number `move` (-1: the setup)."""
+        cdef Py_ssize_t moves = self.move_number()
+        events = self._own_events()
         if move is None:
-            move = len(self._history) - 1
+            move = moves - 1
         m = as_index(move, "move")
-        if not -1 <= m < len(self._history):
-            raise ValueError(f"move must be in -1..{len(self._history) - 1}, got {m}")
-        if m + 1 >= len(self._events):  # a view restored without events of the past
+        if not -1 <= m < moves:
+            raise ValueError(f"move must be in -1..{moves - 1}, got {m}")
+        if m + 1 >= len(events):  # a view restored without events of the past
             return []
         table = self.EVENT_TABLE
-        return [table.decode(m, raw) for raw in self._events[m + 1]]
+        return [table.decode(m, raw) for raw in events[m + 1]]
 
     def event_history(self) -> list:
         """Every rule event since the setup, in order (each knows its `move`)."""
         table = self.EVENT_TABLE
-        return [table.decode(i - 1, raw) for i, step in enumerate(self._events) for raw in step]
+        return [table.decode(i - 1, raw) for i, step in enumerate(self._own_events())
+                for raw in step]
 
     def raw_events(self) -> list:
         """The raw events per step ([0] the setup, [i + 1] decision i), as (kind, seat, cause,
         a, b, c, d) tuples: the compact form records and tests use."""
-        return [list(step) for step in self._events]
+        return [list(step) for step in self._own_events()]
 
     def _event_visible(self, tuple raw, int seat) -> bool:
         """Whether `seat` saw event `raw` happen (games with private events override)."""
@@ -317,13 +405,20 @@ cdef class State:
     def clone(self) -> State:
         """A deep, independent copy (history and events included; a view's clone is a view)."""
         cdef State other = self._blank()
-        other._bind(self.gdef, _own_game(self.game))
+        other._bind(self.gdef, None)
+        other._game_of = self._source_game()
         self.gdef.copy_state(self.data, other.data)
         other.seed = self.seed
         other.viewer = self.viewer
-        other._history = list(self._history)
-        other._resamples = [list(r) for r in self._resamples]
-        other._events = list(self._events)
+        # the past is shared, not copied: each reads its own prefix, and copies it to change it
+        other._history = self._history
+        other._nhist = self.move_number()
+        other._events = self._events
+        other._nev = self._nev if self._nev >= 0 else len(self._events)
+        if self._nev < 0:
+            self._events_lent = True
+        if self._resamples:
+            other._resamples = [list(r) for r in self._resamples]
         return other
 
     def is_view(self) -> bool:
@@ -336,19 +431,32 @@ cdef class State:
         yet drawn drawn afresh from `seed`. It carries no seed or record of this game: its
         `to_json` restores the view, never the truth (engine/core/VIEWS.md)."""
         cdef Rng rng
-        cdef int seat = self.seat_index(player, "player")
+        cdef int seat
+        if type(player) is int and 0 <= player < self.gdef.num_players(self.data):
+            seat = player  # the common case without a call
+        else:
+            seat = self.seat_index(player, "player")
         cdef uint64_t s = normalize_seed(seed)
         cdef State other = self._blank()
-        other._bind(self.gdef, _own_game(self.game))
+        other._bind(self.gdef, None)
+        other._game_of = self._source_game()
         self.gdef.copy_state(self.data, other.data)
         rng_seed(&rng, s)
         self.gdef.determinize(other.data, seat, &rng)
         other.seed = None
         other.viewer = seat
-        other._history = list(self._history)
-        other._events = [
-            [raw for raw in step if self._event_visible(raw, seat)] for step in self._events
-        ]
+        # The public history and the seen events are shared with this state, not copied (a
+        # view costs the same at any move): the view reads its own prefix of lists that only
+        # grow at their end, and copies them before it changes them (VIEWS.md, "A view").
+        other._history = self._history
+        other._nhist = self.move_number()
+        other._nev = self._nev if self._nev >= 0 else len(self._events)
+        if type(self)._event_visible is State._event_visible:  # the game shows every event
+            other._events = self._events
+            if self._nev < 0:
+                self._events_lent = True
+        else:
+            other._events = self._seen_by(seat)
         return other
 
     # -- records --------------------------------------------------------------------------------
@@ -365,7 +473,7 @@ cdef class State:
             "game": self.game.name,
             "options": dict(self.game.options),
             "seed": self.seed,
-            "actions": list(self._history),
+            "actions": self.history(),
         }
         if self._resamples:
             record["resamples"] = [list(r) for r in self._resamples]
@@ -382,8 +490,8 @@ cdef class State:
             "game": self.game.name,
             "options": dict(self.game.options),
             "viewer": self.viewer,
-            "actions": list(self._history),
-            "events": [[list(e) for e in step] for step in self._events],
+            "actions": self.history(),
+            "events": [[list(e) for e in step] for step in self._own_events()],
             "state": base64.b64encode(raw).decode("ascii"),
             "digest": hashlib.blake2b(raw, digest_size=16).hexdigest(),
         }
@@ -442,7 +550,10 @@ cdef class State:
         state.seed = None
         state.viewer = viewer
         state._history = list(actions)
+        state._nhist = -1
         state._events = [[tuple(e) for e in step] for step in events] or [[]]
+        state._nev = -1
+        state._seen = None
         return state
 
     @staticmethod
@@ -587,7 +698,7 @@ cdef class State:
         view = "" if self.viewer is None else f" view of P{self.viewer}"
         return (
             f"<{type(self).__name__} {self.game.name} players={self.num_players()} "
-            f"move={len(self._history)}{' over' if self.is_terminal() else ''}{view}>"
+            f"move={self.move_number()}{' over' if self.is_terminal() else ''}{view}>"
         )
 
 

@@ -316,7 +316,7 @@ cdef class DragonState(State):
         has already hit). Only the future action-card splits are unknown, and they are not in it."""
         player = check_seat(self, player, "player")
         return (f"seen by player {player}\n" + text.board_text(self.snapshot())
-                + "\nhistory: " + " ".join(map(str, self._history)))
+                + "\nhistory: " + " ".join(map(str, self.history())))
 
     # -- test hooks: build rulebook positions by hand ----------------------------------------
 
@@ -423,9 +423,7 @@ cdef class DragonState(State):
         for i in range(log.n):
             e = &log.ev[i]
             new.append((e.kind, e.seat, e.cause, e.a, e.b, e.c, e.d))
-        # A new list: clones share the old one (no negative index: wraparound is off).
-        last = len(self._events) - 1
-        self._events[last] = self._events[last] + new
+        self._extend_last_events(new)  # a new step list: clones and views share the old one
 
     def _debug_start_round(self, str phase) -> None:
         """Begin a round of `phase` ("action", "person", ...) in track order; tests only. Its

@@ -446,7 +446,7 @@ cdef class MountTaiState(State):
         player = check_seat(self, player, "player")
         return (f"seen by player {player}\n"
                 + text.board_text(self.snapshot(hidden=False), summary=None)
-                + "\nhistory: " + " ".join(map(str, self._history)))
+                + "\nhistory: " + " ".join(map(str, self.history())))
 
     # -- test hooks: build rulebook positions by hand ----------------------------------------
 
@@ -591,7 +591,6 @@ cdef class MountTaiState(State):
             raise RuntimeError(f"the event log overflowed ({log.dropped} events lost): a bug")
         raw = [(log.ev[i].kind, log.ev[i].seat, log.ev[i].cause, log.ev[i].a, log.ev[i].b,
                 log.ev[i].c, log.ev[i].d) for i in range(log.n)]
-        last = len(self._events) - 1    # (no negative indices: the module has wraparound off)
-        self._events[last] = list(self._events[last]) + raw
-        move = len(self._history) - 1
+        self._extend_last_events(raw)
+        move = self.move_number() - 1
         return [self.EVENT_TABLE.decode(move, r) for r in raw]

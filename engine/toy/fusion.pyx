@@ -189,7 +189,7 @@ cdef class FusionState(State):
     def information_state_string(self, player) -> str:
         """The seat and the moves so far."""
         player = check_seat(self, player, "player")
-        return f"p{player} " + " ".join(ACTION_NAMES[a] for a in self._history)
+        return f"p{player} " + " ".join(ACTION_NAMES[a] for a in self.history())
 
     def __str__(self) -> str:
         cdef Fusion* s = <Fusion*>self.data

@@ -302,3 +302,75 @@ def test_a_view_record_restores_the_view_and_refuses_tampering() -> None:
     record["state"] = record["state"][:40]
     with pytest.raises(RecordError):
         State.from_record(record)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_views_and_clones_share_the_past_but_nothing_reaches_across(
+        config: tuple[str, dict[str, Any]]) -> None:
+    """Views and clones share the history and events with the state they came from (a view
+    costs the same at any move), yet each is a copy: whatever either side plays afterwards,
+    and any list either returns, changes nothing of the other's past."""
+    name, options = config
+    rng = random.Random(31)
+    truth = engine.load_game(name, **options).new_initial_state(4242)
+    for _ in range(25):  # some way into the game, stopping short of its end
+        action = rng.choice(truth.legal_actions())
+        after = truth.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            break
+        truth.apply_action(action)
+    history, events = truth.history(), truth.raw_events()
+    seat = truth.current_player() if truth.current_player() >= 0 else 0
+    view, clone = truth.resample_from_infostate(seat, 7), truth.clone()
+    view_of_view, clone_of_view = view.resample_from_infostate(seat, 8), view.clone()
+    others = (view, clone, view_of_view, clone_of_view)
+
+    # The truth plays on: what was made before keeps its own past.
+    truth.apply_action(truth.legal_actions()[0])
+    for other in others:
+        assert other.history() == history and other.move_number() == len(history)
+        assert other.raw_events() == events
+    # Each copy plays on (a different action each where it can): nothing reaches the truth or
+    # another copy.
+    played = truth.history()
+    for i, other in enumerate(others):
+        legal = other.legal_actions()
+        other.apply_action(legal[i % len(legal)])
+        assert other.history()[:-1] == history and len(other.raw_events()) == len(events) + 1
+    assert truth.history() == played and truth.raw_events()[:-1] == events
+    for other in others[1:]:
+        assert other.history()[:-1] == history and other.raw_events()[:-1] == events
+    # Lists handed out are the caller's: mutating them changes nothing.
+    later = truth.resample_from_infostate(seat, 9)
+    later.history().append(-1)
+    later.raw_events()[0].append((0,) * 7)
+    assert later.history() == played and later.raw_events() == truth.raw_events()
+    assert truth.history() == played
+    # Each has a Game of its own (made when first asked for): changing it reaches no other.
+    options = dict(truth.game.options)
+    for other in (later, *others):
+        assert other.game is not truth.game and other.game.options == options
+        other.game.options["vandal"] = 1
+    view_again = truth.resample_from_infostate(seat, 10)
+    for state in (truth, view_again, view_again.clone(), truth.clone()):
+        assert state.game.options == options
+    # A view made later sees the truth's later past; an earlier one still does not.
+    assert later.move_number() == len(played) and view.move_number() == len(history) + 1
+    assert later.information_state_string(seat) == truth.information_state_string(seat)
+
+
+def test_a_test_hooks_events_do_not_reach_the_views_and_clones_made_before() -> None:
+    """The test hooks add events to the last step: a view or clone made before keeps the
+    step as it was (the step is replaced, never changed in place)."""
+    truth = engine.load_game("dragon", players=3).new_initial_state(9)
+    rng = random.Random(3)
+    for _ in range(12):
+        truth.apply_action(rng.choice(truth.legal_actions()))
+    before = truth.raw_events()
+    view, clone = truth.resample_from_infostate(0, 1), truth.clone()
+    truth._debug_run_from("score")
+    assert len(truth.raw_events()[-1]) > len(before[-1])
+    assert truth.raw_events()[:-1] == before[:-1]
+    assert view.raw_events() == before and clone.raw_events() == before
+    assert truth.resample_from_infostate(0, 2).raw_events() == truth.raw_events()

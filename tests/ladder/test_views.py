@@ -256,3 +256,69 @@ def test_watch_shows_the_same_game_whatever_the_bots_do_to_their_views(game: str
         assert result.exit_code == 0, result.output
         shown[factory] = result.output.replace(factory, "BOT")
     assert shown["mutating"] == shown["polite"]
+
+
+# -- tianti's own bots: trusted code, no state guard, still views -------------------------------
+
+class _NoGuard:
+    def __init__(self, state: Any) -> None:
+        raise AssertionError("a game of trusted bots made a StateGuard")
+
+
+def test_trusted_bots_play_without_the_state_guard_but_still_get_views(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`trusted=True` (every bot tianti's own) skips the state guard's snapshot and checks, and
+    nothing else: the bots still get views of their own seat, never the referee's state, and
+    the game is the very game the guarded referee plays."""
+    specs = ["random(seed=1)", "heuristic(seed=3)", "random(seed=2)"]
+    guarded = play_game(_state(seed=8), [make_bot(s) for s in specs], resample_seed=5,
+                        referee=Referee(fallback_seed=1))
+    state = _state(seed=8)
+    given: list[tuple[bool, bool, int | None]] = []
+
+    class Watched:
+        def __init__(self, spec: str) -> None:
+            self.bot = make_bot(spec)
+
+        def step(self, view: State) -> int:
+            given.append((view is state, view.is_view(), view.viewer))
+            return self.bot.step(view)
+
+    monkeypatch.setattr("ladder.match.StateGuard", _NoGuard)
+    trusted = play_game(state, [Watched(s) for s in specs], resample_seed=5,
+                        referee=Referee(fallback_seed=1, trusted=True), trusted=True)
+    assert trusted.actions == guarded.actions and trusted.scores == guarded.scores
+    assert not trusted.faults
+    assert len(given) == len(trusted.actions)
+    assert all(not is_state and is_view for is_state, is_view, _ in given)
+    assert [viewer for _, _, viewer in given] == trusted.movers
+    with pytest.raises(AssertionError, match="made a StateGuard"):  # the default still guards
+        play_game(_state(seed=8), [make_bot("random")] * 3)
+
+
+def test_a_tournament_game_guards_the_referee_only_when_a_users_bot_plays_in_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's game where no user's code runs in the worker (tianti's own bots, a `python:`
+    bot in a process of its own) is played as trusted (no state guard); one with an `inproc:`
+    bot (a user's code inside, by request) keeps the guard."""
+    from ladder.schedule import GameTask
+    from ladder.worker import play_task
+
+    import ladder.match
+
+    made: list[int] = []
+    real = ladder.match.StateGuard
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, state: Any) -> None:
+            made.append(1)
+            super().__init__(state)
+
+    monkeypatch.setattr("ladder.match.StateGuard", Counted)
+    for first, guarded in (("random", False), (f"{BOTS}polite", False),
+                           (f"inproc:{BOTS}polite", True)):
+        made.clear()
+        bots = (("a", first), ("b", "heuristic"), ("c", "random"))
+        outcome = play_task(GameTask(1, 0, 0, "dragon", {"players": 3}, 21, 5, bots, None))
+        assert made == ([1] if guarded else []), first
+        assert not outcome.faults, first
