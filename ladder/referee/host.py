@@ -374,7 +374,7 @@ class ProcessBot:
                 if self.transcript is not None:
                     self.transcript.append(("bot", line.decode("utf-8", "replace")))
                 try:
-                    return P.decode(line)
+                    return P.decode_reply(line)
                 except P.ProtocolError as e:
                     self._fail("invalid", f"wrote something that is no message during {what}: "
                                           f"{e}")

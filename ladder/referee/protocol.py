@@ -21,6 +21,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
+import re
 from typing import Any, Sequence
 
 PROTOCOL_VERSION = 1
@@ -171,10 +173,31 @@ def lean_move_line(move: int, legal: Sequence[int], time_ms: float | None,
     """`encode(move_message(...))` of a lean move (no board, legal actions as `[id, null]`),
     written without the json module: the same bytes (tests/ladder/test_protocol.py checks)."""
     pairs = ",".join(["[" + str(int(a)) + ",null]" for a in legal])
-    tail = "" if view is None else (f',"view":{{"state":{json.dumps(view["state"])},'
-                                    f'"digest":{json.dumps(view["digest"])}}}')
-    return (f'{{"type":"move","move":{int(move)},"time_ms":{json.dumps(time_ms)},'
+    tail = "" if view is None else (f',"view":{{"state":{_string(view["state"])},'
+                                    f'"digest":{_string(view["digest"])}}}')
+    limit = "null" if time_ms is None else (repr(float(time_ms)) if math.isfinite(time_ms)
+                                            else json.dumps(time_ms))
+    return (f'{{"type":"move","move":{int(move)},"time_ms":{limit},'
             f'"legal":[{pairs}],"board":null,"private":{{}}{tail}}}\n').encode("ascii")
+
+
+def _string(text: str) -> str:
+    """A JSON string: base64 and hex (a view block's) as they are, anything else escaped."""
+    return f'"{text}"' if _PLAIN.fullmatch(text) else json.dumps(text)
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9+/=]*")
+_ACTION = re.compile(rb'\{"type":"action","action":(0|[1-9][0-9]{0,17})\}')
+
+
+def decode_reply(line: bytes) -> dict[str, Any]:
+    """`decode` of a bot's line, with the usual answer to a move (`{"type":"action",
+    "action":N}` written exactly so, as the adapter and most bots write it) read without the
+    json module."""
+    match = _ACTION.fullmatch(line.strip())
+    if match is not None:
+        return {"type": "action", "action": int(match.group(1))}
+    return decode(line)
 
 
 def legal_documents(view: Any, lean: bool = False) -> list[list[Any]]:

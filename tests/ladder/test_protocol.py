@@ -328,3 +328,29 @@ def test_seen_raw_events_are_the_views_events(name: str, options: dict[str, Any]
         held = view.raw_events()
         for move in range(-1, state.move_number()):
             assert P.seen_raw_events(state, move, seat) == [tuple(r) for r in held[move + 1]]
+
+
+def test_a_bots_reply_reads_as_the_json_module_reads_it() -> None:
+    """The referee's fast reading of `{"type":"action","action":N}` gives what `decode` gives,
+    and anything else (spaces, other fields, a bool, a float, a huge or negative number, not
+    JSON) goes through `decode` unchanged."""
+    lines = [b'{"type":"action","action":0}', b'{"type":"action","action":17}\r',
+             b' {"type":"action","action":123456789012345678} ', b'{"type":"action","action":-1}',
+             b'{"type": "action", "action": 5}', b'{"type":"action","action":true}',
+             b'{"type":"action","action":5.0}', b'{"type":"action","action":05}',
+             b'{"type":"action","action":1234567890123456789012}', b'{"type":"error","message":"x"}',
+             b'{"action":3,"type":"action"}']
+    for line in lines:
+        try:
+            expected: Any = P.decode(line)
+        except P.ProtocolError as e:
+            expected = e
+        try:
+            got: Any = P.decode_reply(line)
+        except P.ProtocolError as e:
+            got = e
+        if isinstance(expected, Exception):
+            assert isinstance(got, P.ProtocolError) and str(got) == str(expected)
+        else:
+            assert got == expected and type(got["action"] if "action" in got else 0) is type(
+                expected.get("action", 0))
