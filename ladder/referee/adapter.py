@@ -16,6 +16,7 @@ from __future__ import annotations
 import binascii
 import hashlib
 import os
+import re
 import sys
 import traceback
 from typing import Any, BinaryIO, Callable
@@ -34,6 +35,22 @@ def protocol_streams() -> tuple[BinaryIO, BinaryIO]:
 
 
 _INT = frozenset([int])
+# A lean move line as the referee writes it (protocol.lean_move_line): the adapter needs only
+# its view, read without the json module (the line is the largest the adapter reads).
+_LEAN_MOVE = re.compile(
+    rb'\{"type":"move","move":-?[0-9]+,"time_ms":(?:null|[0-9.e+-]+),"legal":\[[0-9,\[\]nul]*\],'
+    rb'"board":null,"private":\{\},"view":\{"state":"([A-Za-z0-9+/=]*)",'
+    rb'"digest":"([0-9a-f]*)"\}\}\s*')
+
+
+def lean_move(line: bytes) -> dict[str, Any] | None:
+    """A lean move line as the message the adapter uses (its type and view), or None for any
+    other line (then read with the json module)."""
+    match = _LEAN_MOVE.fullmatch(line)
+    if match is None:
+        return None
+    return {"type": "move", "view": {"state": match.group(1).decode("ascii"),
+                                     "digest": match.group(2).decode("ascii")}}
 
 
 class _Game:
@@ -110,7 +127,7 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
     game: _Game | None = None
     for raw in infile:
         try:
-            message = P.decode(raw)
+            message = lean_move(raw) or P.decode(raw)
         except P.ProtocolError as e:
             send({"type": "error", "message": f"the adapter cannot read the referee: {e}"})
             return 2

@@ -354,3 +354,23 @@ def test_a_bots_reply_reads_as_the_json_module_reads_it() -> None:
         else:
             assert got == expected and type(got["action"] if "action" in got else 0) is type(
                 expected.get("action", 0))
+
+
+def test_the_adapter_reads_a_lean_move_as_the_json_module_does() -> None:
+    """The adapter's fast reading of a lean move line gives its view as `decode` does; a line
+    of any other shape is left to `decode`."""
+    from ladder.referee.adapter import lean_move
+
+    state = load_game("dragon", players=2).new_initial_state(4)
+    block = P.view_block(state.resample_from_infostate(0, 1))
+    for time_ms in (None, 5000.0, 0.25):
+        for legal in ([], [0], list(range(36))):
+            line = P.lean_move_line(3, legal, time_ms, block)
+            fast = lean_move(line)
+            assert fast is not None and fast["type"] == "move"
+            assert fast["view"] == P.decode(line)["view"] == block
+    others = [P.lean_move_line(3, [1], None, None),
+              P.encode(P.move_message(3, {"a": 1}, [[1, "x"]], None, block)),
+              P.lean_update_line(2, 0, 1, []),
+              P.lean_move_line(3, [1], None, block).replace(b'"private":{}', b'"private":{"x":1}')]
+    assert all(lean_move(line) is None for line in others)
