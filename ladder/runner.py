@@ -13,13 +13,14 @@ finished, and `RunReport.failure` says why in one line. A run with a sequential 
 """
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import sqlite3
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from tqdm import tqdm
@@ -30,6 +31,7 @@ except ImportError:  # not POSIX
     resource = None  # type: ignore[assignment]
 
 from ladder.backends import Backend, BackendError, GameFailure
+from ladder.referee.host import LIMITS_VAR
 from ladder.schedule import GameTask, TournamentSpec, check, count_seatings, plan
 from ladder.sprt import DealTracker, SprtSpec, SprtState
 from ladder.store import Store, StoreError
@@ -159,7 +161,9 @@ def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
     if tracker is not None and tracker.state.result is not None:
         return []
     done = store.completed_keys(run_id)
-    return [t for t in plan(info.spec, run_id) if t.key not in done]
+    # the bots' processes are started from here wherever the games are played (a Ray node)
+    here = {"origin": os.getcwd(), "bot_limits": os.environ.get(LIMITS_VAR, "").strip()}
+    return [replace(t, **here) for t in plan(info.spec, run_id) if t.key not in done]
 
 
 class _StopOnSignal:

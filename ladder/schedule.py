@@ -89,6 +89,12 @@ class GameTask:
     prefix_actions: tuple[int, ...] = ()
     prefix_times: tuple[float, ...] = ()
     prefix_faults: tuple[dict[str, Any], ...] = field(default=())
+    # Where the tournament runs, for the bots in processes of their own: a Ray worker runs in a
+    # folder and environment of Ray's, not the tournament's. `origin` is the folder relative
+    # `exec:` commands and `python:` modules are found in ("": the worker's own folder);
+    # `bot_limits` the tournament's $TIANTI_BOT_LIMITS ("": the worker's environment's).
+    origin: str = ""
+    bot_limits: str = ""
 
     @property
     def key(self) -> tuple[int, int]:

@@ -691,10 +691,11 @@ def play_task(task: GameTask, heartbeat: Any = None,
                 bots.append(None)  # play_game seats the fallback bot there
                 continue
             overrides = _seed_override(spec, task.seed, name)
-            made = _running(seat, spec)
+            made = _running(_kept_key(task, seat))
             if made is None:
                 made, _, fault = referee.call(seat, -1, _make, spec, overrides,
-                                              referee.move_timeout, limit=referee.setup_limit())
+                                              referee.move_timeout, task.origin,
+                                              task.bot_limits, limit=referee.setup_limit())
             else:
                 fault = None
             if fault is not None:
@@ -739,24 +740,31 @@ def play_task(task: GameTask, heartbeat: Any = None,
         faults=[f.to_dict() for f in faults])
 
 
-def _make(spec: str, overrides: dict[str, Any], move_timeout: float | None = None) -> Any:
+def _make(spec: str, overrides: dict[str, Any], move_timeout: float | None = None,
+          origin: str = "", limits: str = "") -> Any:
     """A bot made from its spec (the body of a timed call); a bot in a process of its own is
-    started and has shaken hands (it may take the setup time limit)."""
+    started and has shaken hands (it may take the setup time limit). `origin` and `limits`:
+    the task's (see `GameTask`)."""
     return make_player(spec, move_timeout=move_timeout, setup_timeout=setup_limit(move_timeout),
-                       **overrides)
+                       origin=origin, limits=limits, **overrides)
 
 
-# The bots in processes of their own that this worker keeps between games, by (seat, spec): a
-# process serves game after game, always one seat of a game.
-_processes: dict[tuple[int, str], ProcessBot] = {}
+# The bots in processes of their own that this worker keeps between games, by seat, spec and
+# where the tournament runs (`_kept_key`): a process serves game after game, always one seat of
+# a game.
+_processes: dict[tuple[int, str, str, str], ProcessBot] = {}
 
 
-def _running(seat: int, spec: str) -> ProcessBot | None:
-    """The live process bot kept for `spec` at `seat`, if any."""
-    bot = _processes.get((seat, spec))
+def _kept_key(task: GameTask, seat: int) -> tuple[int, str, str, str]:
+    return (seat, task.bots[seat][1], task.origin, task.bot_limits)
+
+
+def _running(key: tuple[int, str, str, str]) -> ProcessBot | None:
+    """The live process bot kept for `key` (see `_kept_key`), if any."""
+    bot = _processes.get(key)
     if bot is not None and bot.dead:
         bot.close()
-        del _processes[(seat, spec)]
+        del _processes[key]
         return None
     return bot
 
@@ -766,7 +774,7 @@ def _keep_processes(task: GameTask, bots: list[Any]) -> None:
     for seat, bot in enumerate(bots):
         if type(bot) is not ProcessBot:
             continue
-        key = (seat, task.bots[seat][1])
+        key = _kept_key(task, seat)
         if _processes.get(key) not in (None, bot):
             _processes.pop(key).close()
         if bot.dead:

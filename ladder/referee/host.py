@@ -53,13 +53,14 @@ class BotFault(TiantiError):
 LIMITS_VAR = "TIANTI_BOT_LIMITS"
 
 
-def bot_limits() -> Any:
-    """The limits of a bot's sandbox: the defaults, overridden by $TIANTI_BOT_LIMITS (a bad
-    value is a BotSpecError naming the variable)."""
+def bot_limits(text: str | None = None) -> Any:
+    """The limits of a bot's sandbox: the defaults, overridden by `text` (a tournament's own
+    $TIANTI_BOT_LIMITS, carried to where its games are played) or, if it is empty or None, by
+    this process's $TIANTI_BOT_LIMITS (a bad value is a BotSpecError naming the variable)."""
     from ai.bots import BotSpecError
     from ladder.referee.sandbox import Limits
 
-    text = os.environ.get(LIMITS_VAR, "").strip()
+    text = (text or "").strip() or os.environ.get(LIMITS_VAR, "").strip()
     if not text:
         return Limits()
     try:
@@ -68,15 +69,17 @@ def bot_limits() -> Any:
         raise BotSpecError(f"${LIMITS_VAR}: {e}") from None
 
 
-def _spawn(argv: Sequence[str], pythonpath: Sequence[str]) -> Any:
+def _spawn(argv: Sequence[str], pythonpath: Sequence[str], limits: str | None = None) -> Any:
     """The bot's process: through the sandbox (its own folder, limits, namespaces) when
-    `ladder.referee.sandbox` is there, else a plain child in its own session."""
+    `ladder.referee.sandbox` is there, else a plain child in its own session. `limits` as for
+    `bot_limits`."""
     try:
         from ladder.referee import sandbox
     except ImportError:
         sandbox = None  # type: ignore[assignment]
     if sandbox is not None:
-        return sandbox.spawn(list(argv), limits=bot_limits(), pythonpath=tuple(pythonpath))
+        return sandbox.spawn(list(argv), limits=bot_limits(limits),
+                             pythonpath=tuple(pythonpath))
     return _PlainProcess(argv, pythonpath)
 
 
@@ -147,11 +150,13 @@ class ProcessBot:
     """A bot that plays from a process of its own over the protocol (see the module doc).
 
     `argv` is the program; `move_timeout` the move time limit in seconds (None: none);
-    `setup_timeout` how long the handshake may take; `name` is how faults name it."""
+    `setup_timeout` how long the handshake may take; `limits` the sandbox's limits in
+    $TIANTI_BOT_LIMITS's form (None or "": that variable's)."""
 
     def __init__(self, argv: Sequence[str], *, move_timeout: float | None = None,
                  setup_timeout: float | None = None, pythonpath: Sequence[str] = (),
-                 referee: str = "tianti", transcript: bool = False) -> None:
+                 referee: str = "tianti", transcript: bool = False,
+                 limits: str | None = None) -> None:
         self.argv = list(argv)
         self.move_timeout = move_timeout
         self.name = ""
@@ -165,7 +170,7 @@ class ProcessBot:
         self._coder: P.EventCoder | None = None
         # (who, line) of every line, "referee" or "bot", when a transcript is wanted
         self.transcript: list[tuple[str, str]] | None = [] if transcript else None
-        self._proc = _spawn(self.argv, pythonpath)
+        self._proc = _spawn(self.argv, pythonpath, limits)
         self._in = self._proc.stdin.fileno()
         self._out = self._proc.stdout.fileno()
         os.set_blocking(self._in, False)

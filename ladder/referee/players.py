@@ -49,10 +49,10 @@ def _tianti_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(ladder.__file__)))
 
 
-def python_path() -> list[str]:
-    """Where the adapter looks for modules: tianti's sources, the folder tianti was started in,
-    then this process's own import path (PYTHONPATH, installed packages, Ray's shipped
-    modules)."""
+def python_path(origin: str = "") -> list[str]:
+    """Where the adapter looks for modules: tianti's sources, the folder tianti was started in
+    (`origin`, if given and here, else the current folder), then this process's own import path
+    (PYTHONPATH, installed packages, Ray's shipped modules)."""
     import tempfile
 
     out: list[str] = []
@@ -60,7 +60,7 @@ def python_path() -> list[str]:
     # temporary folder or root are never handed to a bot
     own = tuple(os.path.abspath(p) + os.sep for p in {sys.prefix, sys.base_prefix})
     refused = {os.path.abspath(tempfile.gettempdir()), "/tmp", os.sep}
-    for entry in [_tianti_root(), os.getcwd(), *sys.path]:
+    for entry in [_tianti_root(), _folder(origin), *sys.path]:
         entry = os.path.abspath(entry or os.getcwd())
         if (entry not in out and entry not in refused and os.path.isdir(entry)
                 and not (entry + os.sep).startswith(own)):
@@ -68,8 +68,15 @@ def python_path() -> list[str]:
     return out
 
 
-def command(spec: str) -> list[str]:
-    """The program (argv) that plays a process bot's spec; BotSpecError if it names none."""
+def _folder(origin: str) -> str:
+    """The folder relative names are found in: `origin` (the tournament's, from a task) where it
+    exists on this machine, else the current folder."""
+    return origin if origin and os.path.isdir(origin) else os.getcwd()
+
+
+def command(spec: str, origin: str = "") -> list[str]:
+    """The program (argv) that plays a process bot's spec; BotSpecError if it names none. A
+    relative name is looked up in `origin` (see `_folder`)."""
     s = spec.strip()
     if s.startswith(PYTHON):
         if len(s.split("(", 1)[0].split(":")) != 3:
@@ -83,7 +90,7 @@ def command(spec: str) -> list[str]:
         raise BotSpecError(f"bot spec {spec!r}: {e}") from None
     if not argv:
         raise BotSpecError(f"bot spec {spec!r}: exec: needs a command")
-    here = os.getcwd()
+    here = _folder(origin)
     out = []
     for i, arg in enumerate(argv):
         path = os.path.join(here, arg)
@@ -94,14 +101,18 @@ def command(spec: str) -> list[str]:
 
 
 def make_player(spec: str, *, move_timeout: float | None = None,
-                setup_timeout: float | None = None, **overrides: Any) -> Any:
+                setup_timeout: float | None = None, origin: str = "", limits: str = "",
+                **overrides: Any) -> Any:
     """The bot `spec` names, ready to be seated (see the module doc). A process bot is started
-    and has shaken hands when this returns (a failure is a `BotFault`)."""
+    and has shaken hands when this returns (a failure is a `BotFault`). `origin` is the folder
+    the tournament runs in and `limits` its $TIANTI_BOT_LIMITS, when the game is played
+    elsewhere (a Ray worker runs in Ray's folder and environment); empty: this process's."""
     from ladder.referee.host import ProcessBot
 
     if placement(spec) == "process":
-        return ProcessBot(command(spec), move_timeout=move_timeout,
-                          setup_timeout=setup_timeout, pythonpath=python_path())
+        return ProcessBot(command(spec, origin), move_timeout=move_timeout,
+                          setup_timeout=setup_timeout, pythonpath=python_path(origin),
+                          limits=limits)
     return make_bot(spec, **overrides)
 
 

@@ -227,13 +227,21 @@ def test_resume_runs_no_code_the_store_names_without_the_users_word(base_db: Pat
     one_line_error(tianti("tournament", "resume", 1, "--db", db, "-b", "z=random"),
                    "run 1 has no bot 'z'")
     assert not made.exists() and dump(db) == before
-    # the user's word: the factory runs (and, not being a bot, the resume stops there)
+    # the user's word: the factory runs (and, not being a bot, the resume stops there), in
+    # the bot's own sandboxed process, whose /tmp is its own: nothing appears outside
     for consent in (("-b", f"r={spec}"), ("--trust",)):
         result = tianti("tournament", "resume", 1, "--db", db, *consent)
-        assert made.is_dir(), result.output
-        one_line_error(result, "bot 'r'")
-        made.rmdir()
+        one_line_error(result, "bot 'r'", "did not return a bot with step()")
+        assert not made.exists()
     assert dump(db) == before
+    # in the referee's own process (inproc:, the user's explicit choice) it runs right here
+    spec = f"inproc:python:os:makedirs(name={made})"
+    (tmp_path / "inproc").mkdir()
+    db = _with_code_bot(base_db, tmp_path / "inproc", spec)
+    one_line_error(tianti("tournament", "resume", 1, "--db", db), "--trust")
+    assert not made.exists()
+    one_line_error(tianti("tournament", "resume", 1, "--db", db, "--trust"), "bot 'r'")
+    assert made.is_dir()
 
 
 def test_resume_refuses_an_exec_bot_the_store_names(base_db: Path, tmp_path: Path) -> None:

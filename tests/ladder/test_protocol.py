@@ -237,6 +237,30 @@ def test_a_game_joined_part_way_is_sent_from_its_start() -> None:
     assert all(u["text"] for u in updates[1:])
 
 
+def test_a_task_names_the_folder_and_limits_its_process_bots_start_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ray worker runs in Ray's folder and environment, not the tournament's: relative names
+    in an `exec:` command are found in the task's folder (the tournament's), and the task's
+    $TIANTI_BOT_LIMITS wins over the worker's own (tests/ladder/test_example_bots.py plays
+    them on a two-node cluster)."""
+    from ai.bots import BotSpecError
+    from ladder.referee.host import LIMITS_VAR, bot_limits
+    from ladder.referee.players import command
+
+    (tmp_path / "mine.py").write_text("")
+    monkeypatch.chdir(REPO)
+    assert command("exec:python3 mine.py x", str(tmp_path)) == [
+        "python3", str(tmp_path / "mine.py"), "x"]
+    assert command("exec:python3 mine.py x") == ["python3", "mine.py", "x"]
+    # a folder this machine does not have: the current one, as before
+    assert command("exec:python3 mine.py", str(tmp_path / "gone")) == ["python3", "mine.py"]
+    monkeypatch.setenv(LIMITS_VAR, "open_files=100")
+    assert bot_limits("open_files=200").open_files == 200
+    assert bot_limits("").open_files == bot_limits(None).open_files == 100
+    with pytest.raises(BotSpecError, match=r"\$TIANTI_BOT_LIMITS: unknown limit 'cores'"):
+        bot_limits("cores=2")
+
+
 def test_lean_lines_are_the_json_modules_bytes() -> None:
     """The lean update and move lines the referee writes without the json module are exactly
     what `encode` makes of the same messages."""
