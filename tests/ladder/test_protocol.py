@@ -352,6 +352,11 @@ def test_seen_raw_events_are_the_views_events(name: str, options: dict[str, Any]
         held = view.raw_events()
         for move in range(-1, state.move_number()):
             assert P.seen_raw_events(state, move, seat) == [tuple(r) for r in held[move + 1]]
+    before = state.raw_events()
+    for move, seat in ((-2, 0), (state.move_number(), 0), (0, state.num_players())):
+        with pytest.raises(ValueError):
+            state.seen_raw_events(move, seat)
+    assert state.raw_events() == before
 
 
 def test_a_bots_reply_reads_as_the_json_module_reads_it() -> None:
