@@ -63,3 +63,25 @@ def test_the_referees_move_message(benchmark, moves: int) -> None:
         return P.encode(P.move_message(view.move_number(), P.public_board(view, seat),
                                        P.legal_documents(view), 1000.0, P.view_block(view)))
     benchmark(message)
+
+
+@pytest.mark.parametrize("moves", [0, 80])
+def test_the_referees_lean_decision(benchmark, moves: int) -> None:
+    """The referee's part of one decision for a bot that wants lean messages (the adapter and
+    `tianti bot`): the fresh view's block, the move line, and the update line after it."""
+    state = engine.load_game("dragon", players=2).new_initial_state(3)
+    rng = random.Random(3)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    view = state.resample_from_infostate(state.current_player(), 5)
+    after = state.clone()
+    after.apply_action(after.legal_actions()[0])
+    index = after.move_number() - 1
+
+    def decision() -> bytes:
+        fresh = view.resample_from_infostate(view.viewer, 7)
+        return P.lean_move_line(view.move_number(), view.legal_actions(), 1000.0,
+                                P.view_block(fresh)) + P.lean_update_line(
+            index, state.current_player(), after.history()[-1],
+            P.seen_raw_events(after, index, 0))
+    benchmark(decision)

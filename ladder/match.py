@@ -448,7 +448,12 @@ def play_game(
     index = state.move_number()
     for _ in range(index):
         rng.randrange(1 << 63)
-    guard = None if trusted else StateGuard(state)
+    # every seat played from a process of its own (or by the referee's fallback): no bot's code
+    # runs in this process, so the state cannot have been changed by one (the check costs a
+    # deep copy of the game's attributes at every call); a trusted game (tianti's own bots)
+    # needs no guard either
+    outside = all(bot is None or type(bot) is ProcessBot for bot in bots)
+    guard = None if trusted or outside else StateGuard(state)
     history: list[int] = state.history()
     # each seat's bot methods, looked up once (inside a timed call under a referee)
     seats: list[_Methods | None] = [None] * len(bots)
@@ -556,7 +561,8 @@ def play_game(
                               state.clone()))
             if guard is not None:
                 guard.restore_game()
-        text = state.action_to_string(action) if feeds else ""
+        # the action's text, for the process bots sent full (not lean) messages
+        text = state.action_to_string(action) if any(not b.lean for _, b in feeds) else ""
         state.apply_action(action)
         history.append(action)
         for seat, bot in feeds:

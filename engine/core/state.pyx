@@ -319,6 +319,18 @@ cdef class State:
         a, b, c, d) tuples: the compact form records and tests use."""
         return [list(step) for step in self._own_events()]
 
+    def seen_raw_events(self, move, seat) -> list:
+        """The raw events of decision `move` (-1: the setup) that `seat` saw, as tuples (what a
+        view of the seat holds for that step): only that step is read, so the cost does not
+        grow with the game (the bot protocol sends them one step at a time)."""
+        m = as_index(move, "move")
+        if not -1 <= m < len(self._history):
+            raise ValueError(f"move must be in -1..{len(self._history) - 1}, got {m}")
+        cdef int s = self.seat_index(seat, "seat")
+        if m + 1 >= len(self._events):
+            return []
+        return [raw for raw in self._events[m + 1] if self._event_visible(raw, s)]
+
     def _event_visible(self, tuple raw, int seat) -> bool:
         """Whether `seat` saw event `raw` happen (games with private events override)."""
         return True
@@ -555,6 +567,38 @@ cdef class State:
         state._nev = -1
         state._seen = None
         return state
+
+    def _view_from_block(self, raw, viewer, list actions, list events) -> State:
+        """A view of `viewer`'s seat in this state's game from the parts of a `tianti-view`
+        record already read and checked by the caller: the compiled block (`raw`, bytes), the
+        public history (`actions`, ints) and the seen events (`events`, one list of 7-int tuples
+        per step, kept as given: they are never changed in place). The bot adapter builds one
+        per decision this way, without decoding and checking the whole record again (a cost
+        that grew with the game). RecordError if the block does not fit the game or breaks its
+        invariants, as `from_record` would say."""
+        if not isinstance(raw, bytes):
+            raise RecordError(f"the view's state must be bytes, not {type(raw).__name__}")
+        cdef bytes block = raw
+        if len(block) != self.gdef.state_size:
+            raise RecordError(
+                f"the view's state has {len(block)} bytes; {self.game.name} needs "
+                f"{self.gdef.state_size}"
+            )
+        cdef State other = self._blank()
+        other._bind(self.gdef, _own_game(self.game))
+        memcpy(other.data, <const char*>block, self.gdef.state_size)
+        try:
+            seat = other.seat_index(viewer, "viewer")
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"the view's {e}") from None
+        problems = other._validate_raw()
+        if problems:
+            raise RecordError(f"the view's state is inconsistent: {problems[0]}")
+        other.seed = None
+        other.viewer = seat
+        other._history = list(actions)
+        other._events = list(events) or [[]]
+        return other
 
     @staticmethod
     def from_record(record) -> State:

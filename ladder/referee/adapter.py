@@ -13,12 +13,15 @@ protocol.
 """
 from __future__ import annotations
 
-import json
+import binascii
+import hashlib
 import os
+import re
 import sys
 import traceback
 from typing import Any, BinaryIO, Callable
 
+from engine.core.errors import RecordError
 from ladder.referee import protocol as P
 
 
@@ -31,28 +34,69 @@ def protocol_streams() -> tuple[BinaryIO, BinaryIO]:
     return sys.stdin.buffer, out
 
 
+_INT = frozenset([int])
+# A lean move line as the referee writes it (protocol.lean_move_line): the adapter needs only
+# its view, read without the json module (the line is the largest the adapter reads).
+_LEAN_MOVE = re.compile(
+    rb'\{"type":"move","move":-?[0-9]+,"time_ms":(?:null|[0-9.e+-]+),"legal":\[[0-9,\[\]nul]*\],'
+    rb'"board":null,"private":\{\},"view":\{"state":"([A-Za-z0-9+/=]*)",'
+    rb'"digest":"([0-9a-f]*)"\}\}\s*')
+
+
+def lean_move(line: bytes) -> dict[str, Any] | None:
+    """A lean move line as the message the adapter uses (its type and view), or None for any
+    other line (then read with the json module)."""
+    match = _LEAN_MOVE.fullmatch(line)
+    if match is None:
+        return None
+    return {"type": "move", "view": {"state": match.group(1).decode("ascii"),
+                                     "digest": match.group(2).decode("ascii")}}
+
+
 class _Game:
-    """What the bot holds of the game being played: what the updates said."""
+    """What the bot holds of the game being played: what the updates said (each update's
+    action and raw events checked once, as it arrives)."""
 
     def __init__(self, message: dict[str, Any]) -> None:
         self.game = str(message["game"])
         self.options = dict(message["options"])
         self.seat = int(message["seat"])
         self.actions: list[int] = []
-        self.events: list[list[list[int]]] = []
+        self.events: list[list[tuple[int, ...]]] = []
+        self._first: Any = None  # the game's first view, restored from a whole record
 
     def update(self, message: dict[str, Any]) -> None:
-        if message.get("action") is not None:
-            self.actions.append(int(message["action"]))
-        self.events.append([list(e["raw"]) for e in message.get("events", [])])
+        action = message.get("action")
+        if action is not None:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise P.ProtocolError(f"an update's action is {P._shown(str(action))}")
+            self.actions.append(action)
+        step = [tuple(e["raw"]) for e in message.get("events", [])]
+        for raw in step:  # seven ints (not bools) each
+            if len(raw) != 7 or not _INT.issuperset(map(type, raw)):
+                raise P.ProtocolError(f"an event's raw form is {P._shown(str(raw))}")
+        self.events.append(step)
 
     def view(self, block: dict[str, str]) -> Any:
+        """The seat's view from the move's compiled block: the first one of a game from a whole
+        `tianti-view` record (State.from_record checks it all), the next ones from the block and
+        what the updates held (checked as they came), so the cost does not grow with the game."""
         from engine.core.state import VIEW_FORMAT, VIEW_VERSION, State
 
-        return State.from_record({
-            "format": VIEW_FORMAT, "version": VIEW_VERSION, "game": self.game,
-            "options": self.options, "viewer": self.seat, "actions": self.actions,
-            "events": self.events, "state": block["state"], "digest": block["digest"]})
+        if self._first is None or not hasattr(self._first, "_view_from_block"):
+            self._first = State.from_record({
+                "format": VIEW_FORMAT, "version": VIEW_VERSION, "game": self.game,
+                "options": self.options, "viewer": self.seat, "actions": self.actions,
+                "events": [[list(e) for e in step] for step in self.events], "state": block["state"],
+                "digest": block["digest"]})
+            return self._first.clone()
+        try:
+            raw = binascii.a2b_base64(block["state"], strict_mode=True)
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"the view's state is not valid base64: {e}") from None
+        if hashlib.blake2b(raw, digest_size=16).hexdigest() != block["digest"]:
+            raise RecordError("the view's state does not match its digest")
+        return self._first._view_from_block(raw, self.seat, self.actions, self.events)
 
 
 def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
@@ -83,7 +127,7 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
     game: _Game | None = None
     for raw in infile:
         try:
-            message = P.decode(raw)
+            message = lean_move(raw) or P.decode(raw)
         except P.ProtocolError as e:
             send({"type": "error", "message": f"the adapter cannot read the referee: {e}"})
             return 2
@@ -118,7 +162,8 @@ def serve(make: Callable[[], Any], name: str, options: dict[str, Any],
                 forked_child_ends()
                 if isinstance(answer, bool):
                     raise TypeError(f"step() returned {answer!r}, not an action id")
-                send({"type": "action", "action": int(answer.__index__())})
+                outfile.write(b'{"type":"action","action":%d}\n' % int(answer.__index__()))
+                outfile.flush()
             except BaseException as e:
                 forked_child_ends()
                 send({"type": "error", "message": _describe(e)})

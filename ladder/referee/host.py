@@ -174,6 +174,11 @@ class ProcessBot:
         self._in = self._proc.stdin.fileno()
         self._out = self._proc.stdout.fileno()
         os.set_blocking(self._in, False)
+        self._poller = select.poll()
+        self._poller.register(self._out, select.POLLIN)
+        self._writing = False
+        self._with_view = False
+        self.lean = False
         os.set_blocking(self._out, False)
         try:
             self._handshake(referee, setup_timeout)
@@ -198,6 +203,9 @@ class ProcessBot:
         wants = reply.get("wants", [])
         self.wants = frozenset(w for w in wants if isinstance(w, str)) \
             if isinstance(wants, list) else frozenset()
+        self._with_view = P.WANT_VIEW in self.wants
+        # lean messages only with the view (a bot without it could not play from them)
+        self.lean = self._with_view and P.WANT_LEAN in self.wants
 
     @property
     def pid(self) -> int:
@@ -223,16 +231,19 @@ class ProcessBot:
         deadline = None if limit is None else start + limit
         try:
             seat = view.viewer
-            lean = P.WANT_LEAN in self.wants
-            legal = P.legal_documents(view, lean)
             block = None
-            if P.WANT_VIEW in self.wants:
+            if self._with_view:
                 fresh = view.resample_from_infostate(seat, self._rng.getrandbits(63))
                 block = P.view_block(fresh)
-            self._send(P.move_message(view.move_number(),
-                                      None if lean else P.public_board(view, seat), legal,
-                                      None if limit is None else round(limit * 1000, 3),
-                                      block))
+            time_ms = None if limit is None else round(limit * 1000, 3)
+            if self.lean:  # the line made directly (the same bytes as the json module's)
+                ids = view.legal_actions()
+                self._send_line(P.lean_move_line(view.move_number(), ids, time_ms, block))
+            else:
+                legal = P.legal_documents(view)
+                ids = [a for a, _ in legal]
+                self._send(P.move_message(view.move_number(), P.public_board(view, seat),
+                                          legal, time_ms, block))
             reply = self._read(deadline, "move", limit)
             if reply["type"] == "error":
                 self._fail("error", "the bot reported an error: "
@@ -242,9 +253,9 @@ class ProcessBot:
                     or not isinstance(action, int):
                 self._fail("invalid", f"answered a move with {P._shown(str(reply))}, not an "
                                       "action id")
-            if action not in {a for a, _ in legal}:
+            if action not in ids:
                 self._fail("invalid", f"answered {action}, which is not legal here (it was "
-                                      f"offered {len(legal)} legal action ids)")
+                                      f"offered {len(ids)} legal action ids)")
             return action
         except BaseException:  # a fault, or the referee's own interrupt: the process ends
             self.kill()
@@ -259,8 +270,8 @@ class ProcessBot:
             return
         self.games += 1
         self._coder = P.EventCoder(state.EVENT_TABLE)
-        with_raw = P.WANT_VIEW in self.wants
-        lean = P.WANT_LEAN in self.wants
+        with_raw = self._with_view
+        lean = self.lean
         limit = self.move_timeout
         self._send(P.game_message(state.game.name, dict(state.game.options),
                                   state.num_players(), seat,
@@ -274,16 +285,26 @@ class ProcessBot:
             replay = State.from_record({"game": state.game.name,
                                         "options": dict(state.game.options),
                                         "seed": state.seed, "actions": []})
-        self._send(P.update_message(-1, None, None, None,
-                                    P.seen_events(replay, -1, seat, self._coder, with_raw,
-                                                  lean)),
-                   flush=False)
+        if lean:
+            self._send_line(P.lean_update_line(-1, None, None,
+                                               P.seen_raw_events(replay, -1, seat)), flush=False)
+        else:
+            self._send(P.update_message(-1, None, None, None,
+                                        P.seen_events(replay, -1, seat, self._coder, with_raw)),
+                       flush=False)
         for index, action in enumerate(history):
-            player, text = replay.current_player(), replay.action_to_string(action)
+            player = replay.current_player()
+            if lean:
+                replay.apply_action(action)
+                self._send_line(P.lean_update_line(index, player, action,
+                                                   P.seen_raw_events(replay, index, seat)),
+                                flush=False)
+                continue
+            text = replay.action_to_string(action)
             replay.apply_action(action)
             self._send(P.update_message(index, player, action, text,
                                         P.seen_events(replay, index, seat, self._coder,
-                                                      with_raw, lean)), flush=False)
+                                                      with_raw)), flush=False)
         self.seat = seat
 
     def observe(self, state: Any, index: int, player: int, action: int, text: str) -> None:
@@ -291,9 +312,13 @@ class ProcessBot:
         is the referee's, after it. The bot is sent what its seat saw, and the end if over."""
         if self.dead or self._coder is None:
             return
-        self._send(P.update_message(index, player, action, text, P.seen_events(
-            state, index, self.seat, self._coder, P.WANT_VIEW in self.wants,
-            P.WANT_LEAN in self.wants)), flush=False)
+        if self.lean:
+            self._send_line(P.lean_update_line(index, player, action,
+                                               P.seen_raw_events(state, index, self.seat)),
+                            flush=False)
+        else:
+            self._send(P.update_message(index, player, action, text, P.seen_events(
+                state, index, self.seat, self._coder, self._with_view)), flush=False)
         if state.is_terminal():
             self._send(P.end_message(state.scores(), state.ranks()))
 
@@ -313,7 +338,10 @@ class ProcessBot:
     def _send(self, message: dict[str, Any], flush: bool = True) -> None:
         """Queue a line; with `flush`, write what the pipe takes now (never blocks). Updates
         wait for the next move or end (one write, one wake-up of the bot, per decision)."""
-        line = P.encode(message)
+        self._send_line(P.encode(message), flush)
+
+    def _send_line(self, line: bytes, flush: bool = True) -> None:
+        """`_send` of a line already encoded."""
         if self.transcript is not None:
             self.transcript.append(("referee", line.decode("ascii").rstrip("\n")))
         self._pending += line
@@ -337,9 +365,7 @@ class ProcessBot:
         """The bot's next message, flushing what is queued, within `deadline`."""
         if self.dead:
             self._crashed(what)
-        poller = select.poll()
-        poller.register(self._out, select.POLLIN)
-        writing = False
+        poller = self._poller  # registered once (its output; its input while lines wait)
         while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
@@ -353,19 +379,19 @@ class ProcessBot:
                 if self.transcript is not None:
                     self.transcript.append(("bot", line.decode("utf-8", "replace")))
                 try:
-                    return P.decode(line)
+                    return P.decode_reply(line)
                 except P.ProtocolError as e:
                     self._fail("invalid", f"wrote something that is no message during {what}: "
                                           f"{e}")
             if len(self._buffer) > P.MAX_LINE:
                 self._fail("invalid", f"wrote more than {P.MAX_LINE} bytes without a line end "
                                       f"during {what}")
-            if self._pending and not writing:
+            if self._pending and not self._writing:
                 poller.register(self._in, select.POLLOUT)
-                writing = True
-            elif not self._pending and writing:
+                self._writing = True
+            elif not self._pending and self._writing:
                 poller.unregister(self._in)
-                writing = False
+                self._writing = False
             if deadline is None:
                 timeout = None
             else:

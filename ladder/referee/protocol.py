@@ -21,6 +21,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
+import re
 from typing import Any, Sequence
 
 PROTOCOL_VERSION = 1
@@ -134,6 +136,68 @@ def seen_events(state: Any, move: int, seat: int, coder: EventCoder,
     else:
         events = state.events(move)
     return [coder.document(e, with_raw, lean) for e in events]
+
+
+def seen_raw_events(state: Any, move: int, seat: int) -> list[tuple[int, ...]]:
+    """The raw events of step `move` (-1: the setup) that `seat` saw, as the seat's view holds
+    them (seven integers each, engine/core/VIEWS.md): what a lean update carries. Only that step
+    is read (the cost does not grow with the game)."""
+    own = getattr(state, "seen_raw_events", None)
+    if own is not None:
+        return own(move, seat)
+    raws = state.raw_events()[move + 1]  # an engine built before seen_raw_events
+    return [tuple(r) for r in raws if state._event_visible(tuple(r), seat)]
+
+
+def _ints(values: Sequence[int]) -> str:
+    return ",".join([str(int(v)) for v in values])
+
+
+def _int_or_null(value: int | None) -> str:
+    return "null" if value is None else str(int(value))
+
+
+def lean_update_line(move: int, player: int | None, action: int | None,
+                     raws: Sequence[Sequence[int]]) -> bytes:
+    """`encode(update_message(...))` of a lean update (no text, events as `{"raw": [...]}`),
+    written without the json module: the same bytes (tests/ladder/test_protocol.py checks),
+    made at a fraction of the cost, since it is made for every seat at every decision."""
+    events = ",".join(['{"raw":[' + _ints(r) + "]}" for r in raws])
+    return (f'{{"type":"update","move":{int(move)},"player":{_int_or_null(player)},'
+            f'"action":{_int_or_null(action)},"text":null,"events":[{events}]}}\n'
+            ).encode("ascii")
+
+
+def lean_move_line(move: int, legal: Sequence[int], time_ms: float | None,
+                   view: dict[str, str] | None) -> bytes:
+    """`encode(move_message(...))` of a lean move (no board, legal actions as `[id, null]`),
+    written without the json module: the same bytes (tests/ladder/test_protocol.py checks)."""
+    pairs = ",".join(["[" + str(int(a)) + ",null]" for a in legal])
+    tail = "" if view is None else (f',"view":{{"state":{_string(view["state"])},'
+                                    f'"digest":{_string(view["digest"])}}}')
+    limit = "null" if time_ms is None else (repr(float(time_ms)) if math.isfinite(time_ms)
+                                            else json.dumps(time_ms))
+    return (f'{{"type":"move","move":{int(move)},"time_ms":{limit},'
+            f'"legal":[{pairs}],"board":null,"private":{{}}{tail}}}\n').encode("ascii")
+
+
+def _string(text: str) -> str:
+    """A JSON string: base64 and hex (a view block's) as they are, anything else escaped."""
+    return f'"{text}"' if _PLAIN.fullmatch(text) else json.dumps(text)
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9+/=]*")
+_ACTION = re.compile(rb'\{"type":"action","action":(0|[1-9][0-9]{0,17})\}')
+
+
+def decode_reply(line: bytes) -> dict[str, Any]:
+    """`decode` of a bot's line, with the usual answer to a move (`{"type":"action",
+    "action":N}` written exactly so, as the adapter and most bots write it) read without the
+    json module."""
+    match = _ACTION.fullmatch(line.strip())
+    if match is not None:
+        return {"type": "action", "action": int(match.group(1))}
+    return decode(line)
 
 
 def legal_documents(view: Any, lean: bool = False) -> list[list[Any]]:

@@ -259,3 +259,147 @@ def test_a_task_names_the_folder_and_limits_its_process_bots_start_from(
     assert bot_limits("").open_files == bot_limits(None).open_files == 100
     with pytest.raises(BotSpecError, match=r"\$TIANTI_BOT_LIMITS: unknown limit 'cores'"):
         bot_limits("cores=2")
+
+
+def test_lean_lines_are_the_json_modules_bytes() -> None:
+    """The lean update and move lines the referee writes without the json module are exactly
+    what `encode` makes of the same messages."""
+    view = {"state": "AAEC", "digest": "00ff"}
+    for raws in ([], [(1, -1, 2, 3, 4, -1, -1)], [(0, 0, -1, 6, 2, 2, 11), (5, 1, 0, 0, 0, 0, 0)]):
+        assert P.lean_update_line(7, 1, 33, raws) == P.encode(P.update_message(
+            7, 1, 33, None, [{"raw": list(r)} for r in raws]))
+    assert P.lean_update_line(-1, None, None, []) == P.encode(
+        P.update_message(-1, None, None, None, []))
+    for time_ms in (None, 5000.0, 1234.567, 0.5):
+        for legal in ([], [0], [3, 17, 250]):
+            for block in (None, view):
+                assert P.lean_move_line(12, legal, time_ms, block) == P.encode(P.move_message(
+                    12, None, [[a, None] for a in legal], time_ms, block))
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_the_adapters_views_are_the_records_views(name: str, options: dict[str, Any]) -> None:
+    """The adapter restores a game's first view from the whole record and the next ones from
+    the block and the updates it checked as they came: each is the very view the whole record
+    restores (block, history, seen events, seat), whatever the bot did to the views before."""
+    from engine.core.state import State
+    from ladder.referee.adapter import _Game
+
+    rng = random.Random(9)
+    for seed in range(2):
+        game = load_game(name, **options)
+        state = game.new_initial_state(seed)
+        seat = 0
+        held = _Game(P.game_message(name, dict(game.options), game.num_players, seat, None, 1))
+        line = P.lean_update_line(-1, None, None, P.seen_raw_events(state, -1, seat))
+        held.update(P.decode(line))
+        while not state.is_terminal():
+            if state.current_player() == seat:
+                view = state.resample_from_infostate(seat, rng.randrange(1 << 62))
+                block = P.view_block(view)
+                mine = held.view(json.loads(json.dumps(block)))
+                whole = State.from_record(view.to_record())
+                assert mine.raw_bytes() == whole.raw_bytes() == view.raw_bytes()
+                assert mine.history() == whole.history() == state.history()
+                assert mine.raw_events() == whole.raw_events()
+                assert mine.viewer == seat and mine.is_view() and mine.seed is None
+                assert P.legal_documents(mine) == P.legal_documents(state)
+                if mine.legal_actions():  # a bot may play on its view: later ones are unchanged
+                    mine.apply_action(mine.legal_actions()[0])
+            player, action = state.current_player(), rng.choice(state.legal_actions())
+            state.apply_action(action)
+            index = state.move_number() - 1
+            held.update(P.decode(P.lean_update_line(
+                index, player, action, P.seen_raw_events(state, index, seat))))
+
+
+def test_the_adapter_refuses_a_block_that_does_not_fit() -> None:
+    """A block of the wrong size, not base64, or not matching its digest is a RecordError, as
+    from a whole record."""
+    from engine.core.errors import RecordError
+    from ladder.referee.adapter import _Game
+
+    game = load_game("dragon", players=2)
+    state = game.new_initial_state(1)
+    held = _Game(P.game_message("dragon", dict(game.options), 2, 0, None, 1))
+    held.update(P.decode(P.lean_update_line(-1, None, None, P.seen_raw_events(state, -1, 0))))
+    good = P.view_block(state.resample_from_infostate(0, 3))
+    held.view(good)
+    short = P.view_block(state.resample_from_infostate(0, 3))
+    short["state"] = short["state"][:-8]
+    for bad, words in ((dict(good, digest="0" * 32), "digest"), (dict(good, state="!!"), "base64")):
+        with pytest.raises(RecordError, match=words):
+            held.view(bad)
+    import base64 as b64
+    raw = b64.b64decode(good["state"])[:-4]
+    with pytest.raises(RecordError, match="bytes"):
+        state._view_from_block(raw, 0, [], [[]])
+    with pytest.raises(P.ProtocolError):
+        held.update({"type": "update", "action": True, "events": []})
+    with pytest.raises(P.ProtocolError):
+        held.update({"type": "update", "action": 1, "events": [{"raw": [1, 2, 3]}]})
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_seen_raw_events_are_the_views_events(name: str, options: dict[str, Any]) -> None:
+    """What a lean update carries of a step is what a view of the seat holds of it."""
+    rng = random.Random(4)
+    state = load_game(name, **options).new_initial_state(2)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(state.num_players()):
+        view = state.resample_from_infostate(seat, 11)
+        held = view.raw_events()
+        for move in range(-1, state.move_number()):
+            assert P.seen_raw_events(state, move, seat) == [tuple(r) for r in held[move + 1]]
+    before = state.raw_events()
+    for move, seat in ((-2, 0), (state.move_number(), 0), (0, state.num_players())):
+        with pytest.raises(ValueError):
+            state.seen_raw_events(move, seat)
+    assert state.raw_events() == before
+
+
+def test_a_bots_reply_reads_as_the_json_module_reads_it() -> None:
+    """The referee's fast reading of `{"type":"action","action":N}` gives what `decode` gives,
+    and anything else (spaces, other fields, a bool, a float, a huge or negative number, not
+    JSON) goes through `decode` unchanged."""
+    lines = [b'{"type":"action","action":0}', b'{"type":"action","action":17}\r',
+             b' {"type":"action","action":123456789012345678} ', b'{"type":"action","action":-1}',
+             b'{"type": "action", "action": 5}', b'{"type":"action","action":true}',
+             b'{"type":"action","action":5.0}', b'{"type":"action","action":05}',
+             b'{"type":"action","action":1234567890123456789012}', b'{"type":"error","message":"x"}',
+             b'{"action":3,"type":"action"}']
+    for line in lines:
+        try:
+            expected: Any = P.decode(line)
+        except P.ProtocolError as e:
+            expected = e
+        try:
+            got: Any = P.decode_reply(line)
+        except P.ProtocolError as e:
+            got = e
+        if isinstance(expected, Exception):
+            assert isinstance(got, P.ProtocolError) and str(got) == str(expected)
+        else:
+            assert got == expected and type(got["action"] if "action" in got else 0) is type(
+                expected.get("action", 0))
+
+
+def test_the_adapter_reads_a_lean_move_as_the_json_module_does() -> None:
+    """The adapter's fast reading of a lean move line gives its view as `decode` does; a line
+    of any other shape is left to `decode`."""
+    from ladder.referee.adapter import lean_move
+
+    state = load_game("dragon", players=2).new_initial_state(4)
+    block = P.view_block(state.resample_from_infostate(0, 1))
+    for time_ms in (None, 5000.0, 0.25):
+        for legal in ([], [0], list(range(36))):
+            line = P.lean_move_line(3, legal, time_ms, block)
+            fast = lean_move(line)
+            assert fast is not None and fast["type"] == "move"
+            assert fast["view"] == P.decode(line)["view"] == block
+    others = [P.lean_move_line(3, [1], None, None),
+              P.encode(P.move_message(3, {"a": 1}, [[1, "x"]], None, block)),
+              P.lean_update_line(2, 0, 1, []),
+              P.lean_move_line(3, [1], None, block).replace(b'"private":{}', b'"private":{"x":1}')]
+    assert all(lean_move(line) is None for line in others)
