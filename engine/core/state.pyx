@@ -324,10 +324,12 @@ cdef class State:
         view of the seat holds for that step): only that step is read, so the cost does not
         grow with the game (the bot protocol sends them one step at a time)."""
         m = as_index(move, "move")
-        if not -1 <= m < len(self._history):
-            raise ValueError(f"move must be in -1..{len(self._history) - 1}, got {m}")
+        cdef Py_ssize_t n = self.move_number()
+        if not -1 <= m < n:
+            raise ValueError(f"move must be in -1..{n - 1}, got {m}")
         cdef int s = self.seat_index(seat, "seat")
-        if m + 1 >= len(self._events):
+        # a copy or view reads only its own prefix of a shared list (_nev, see state.pxd)
+        if m + 1 >= (self._nev if self._nev >= 0 else len(self._events)):
             return []
         return [raw for raw in self._events[m + 1] if self._event_visible(raw, s)]
 
@@ -598,6 +600,9 @@ cdef class State:
         other.viewer = seat
         other._history = list(actions)
         other._events = list(events) or [[]]
+        other._nhist = -1  # both lists are this view's own (state.pxd) ...
+        other._nev = -1
+        other._events_lent = True  # ... but their steps are the caller's: never changed in place
         return other
 
     @staticmethod
