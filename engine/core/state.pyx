@@ -322,9 +322,10 @@ cdef class State:
     def seen_raw_events(self, move, seat) -> list:
         """The raw events of decision `move` (-1: the setup) that `seat` saw, as tuples (what a
         view of the seat holds for that step): only that step is read, so the cost does not
-        grow with the game (the bot protocol sends them one step at a time)."""
-        m = as_index(move, "move")
+        grow with the game (the bot protocol sends them one step at a time). `move` None: the
+        last step, as `events()` reads it."""
         cdef Py_ssize_t n = self.move_number()
+        m = n - 1 if move is None else as_index(move, "move")
         if not -1 <= m < n:
             raise ValueError(f"move must be in -1..{n - 1}, got {m}")
         cdef int s = self.seat_index(seat, "seat")

@@ -501,6 +501,7 @@ STATE_METHODS: dict[str, tuple[tuple[str, str], ...]] = {
     "seat_index": (("player", "seat"),),
     # Fuzzed in tests/engine/test_events.py.
     "events": (("move", "move"),),
+    "seen_raw_events": (("move", "move"), ("seat", "seat")),
     "information_state_string": (("player", "seat"),),
     "chance_signature": (("player", "seat"),),
     "compact_str": (("viewer", "viewer"),),
