@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ladder.plot import PlotError
+from ladder.plot import PlotError, output, pyplot, save
 from ladder.review.game_review import GameReview
 
 COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#d00000"}
@@ -13,17 +13,10 @@ COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#d00000"}
 def plot_review(r: GameReview, out: str | Path) -> Path:
     """Write the chart of the chance before and after each decision, the verdicts marked and
     each month or round shaded in turn, to `out` (the format follows its suffix)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PlotError("plotting needs matplotlib: pip install 'tianti[plot]'") from None
+    plt = pyplot()
     if not r.decisions:
         raise PlotError("nothing to plot: no decision of this seat had more than one choice")
-    out = Path(out)
-    if not out.parent.is_dir():
-        raise PlotError(f"cannot write {out}: the directory {out.parent} does not exist")
+    out = output(out)
     fig, ax = plt.subplots(figsize=(10, 4.8), dpi=110)
     x = list(range(len(r.decisions)))
     ax.plot(x, [100 * d.after for d in r.decisions], color="#2060c0", linewidth=1.6,
@@ -51,14 +44,7 @@ def plot_review(r: GameReview, out: str | Path) -> Path:
 
     ax.set_title(f"Review of P{r.seat} in {TITLES.get(r.game, r.game)}")
     ax.legend(loc="best", fontsize="small")
-    fig.tight_layout()
-    try:
-        fig.savefig(out)
-    except (OSError, ValueError) as e:
-        raise PlotError(f"cannot write {out}: {e}") from None
-    finally:
-        plt.close(fig)
-    return out
+    return save(plt, fig, out)
 
 
 __all__ = ["plot_review"]
