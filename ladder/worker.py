@@ -44,6 +44,7 @@ from ladder.match import (Fault, MoveTimeout, Referee, derived_seed, forfeit_ran
                           setup_limit)
 from ladder.referee.host import ProcessBot
 from ladder.referee.players import make_player, placement
+from ladder.referee.sandbox import children_of
 from ladder.schedule import GameTask
 
 # Decisions a shared heartbeat can hold (longer games are restarted from scratch when killed).
@@ -392,22 +393,6 @@ def with_output(message: str, output: str) -> str:
             f"[end of the bot's output]\n{message}")
 
 
-def _children_of(pid: int) -> list[int]:
-    """The child processes of `pid` (Linux /proc; [] elsewhere or if it is gone)."""
-    out: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out.extend(int(c) for c in f.read().split())
-        except (OSError, ValueError):
-            pass
-    return out
-
-
 def descendants(pid: int | None = None) -> set[int]:
     """Every process below `pid` (default: this one) in the process tree (Linux; empty
     elsewhere)."""
@@ -415,7 +400,7 @@ def descendants(pid: int | None = None) -> set[int]:
     found: set[int] = set()
     stack = [root]
     while stack:
-        for child in _children_of(stack.pop()):
+        for child in children_of(stack.pop()):
             if child not in found and child != root:
                 found.add(child)
                 stack.append(child)

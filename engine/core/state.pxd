@@ -46,5 +46,8 @@ cdef class State:
     cdef list _own_events(self)
     # Add `raw` events to the last step's (the test hooks' automatic steps).
     cdef void _extend_last_events(self, list raw) except *
+    # Become a view of `viewer` holding the compiled block `raw` (exactly state_size bytes):
+    # RecordError for a viewer that is not a seat or a block that breaks the invariants.
+    cdef void _fill_view(self, bytes raw, object viewer) except *
     # The events `seat` saw, per step, in a list that only grows (its views share it).
     cdef list _seen_by(self, int seat)

@@ -554,22 +554,28 @@ cdef class State:
             for step in events
         ):
             raise RecordError("the record's 'events' must be lists of 7 integers per event")
-        memcpy(state.data, <const char*>raw, state.gdef.state_size)
-        try:
-            viewer = state.seat_index(record["viewer"], "viewer")
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"the view's {e}") from None
-        problems = state._validate_raw()
-        if problems:
-            raise RecordError(f"the view's state is inconsistent: {problems[0]}")
-        state.seed = None
-        state.viewer = viewer
+        state._fill_view(raw, record["viewer"])
         state._history = list(actions)
         state._nhist = -1
         state._events = [[tuple(e) for e in step] for step in events] or [[]]
         state._nev = -1
         state._seen = None
         return state
+
+    cdef void _fill_view(self, bytes raw, object viewer) except *:
+        """This state becomes a view of `viewer` holding the compiled block `raw` (its size
+        already checked): RecordError for a viewer that is not a seat or a block that breaks
+        the game's invariants. What `from_record` and `_view_from_block` share."""
+        memcpy(self.data, <const char*>raw, self.gdef.state_size)
+        try:
+            seat = self.seat_index(viewer, "viewer")
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"the view's {e}") from None
+        problems = self._validate_raw()
+        if problems:
+            raise RecordError(f"the view's state is inconsistent: {problems[0]}")
+        self.seed = None
+        self.viewer = seat
 
     def _view_from_block(self, raw, viewer, list actions, list events) -> State:
         """A view of `viewer`'s seat in this state's game from the parts of a `tianti-view`
@@ -589,16 +595,7 @@ cdef class State:
             )
         cdef State other = self._blank()
         other._bind(self.gdef, _own_game(self.game))
-        memcpy(other.data, <const char*>block, self.gdef.state_size)
-        try:
-            seat = other.seat_index(viewer, "viewer")
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"the view's {e}") from None
-        problems = other._validate_raw()
-        if problems:
-            raise RecordError(f"the view's state is inconsistent: {problems[0]}")
-        other.seed = None
-        other.viewer = seat
+        other._fill_view(block, viewer)
         other._history = list(actions)
         other._events = list(events) or [[]]
         other._nhist = -1  # both lists are this view's own (state.pxd) ...

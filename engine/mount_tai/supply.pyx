@@ -195,6 +195,7 @@ cdef void blueprint_take(MTState* s, int kind) noexcept nogil:
 cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil:
     cdef uint8_t counts[N_TALENT_KINDS]
     cdef uint8_t cards[32]
+    cdef uint8_t v
     cdef int c, k, j, n, pile, at
     talent_pool(s, counts)
     for c in range(N_COLOURS):
@@ -212,4 +213,13 @@ cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil:
             for j in range(1, s.pile_n[pile]):
                 s.pile[pile][j] = cards[at]
                 at += 1
+    # the supply's true order is hidden: sort it first, so that the view's order depends on
+    # the caller's seed only, never on the order it was drawn from
+    for j in range(1, s.supply_n):
+        v = s.supply[j]
+        k = j - 1
+        while k >= 0 and s.supply[k] > v:
+            s.supply[k + 1] = s.supply[k]
+            k -= 1
+        s.supply[k + 1] = v
     rng_shuffle_u8(rng, s.supply, s.supply_n)

@@ -568,12 +568,21 @@ def _processes_of(uid: int) -> list[int]:
     return pids
 
 
-def _children(pid: int) -> list[int]:
+def children_of(pid: int) -> list[int]:
+    """The child processes of `pid`, started by any of its threads (Linux /proc; [] elsewhere
+    or if it is gone)."""
+    out: list[int] = []
     try:
-        with open(f"/proc/{pid}/task/{pid}/children") as file:
-            return [int(x) for x in file.read().split()]
-    except (OSError, ValueError):
-        return []
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            pass
+    return out
 
 
 def _kill_uid(uid: int) -> None:
@@ -636,7 +645,7 @@ def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: in
     in the process that started it (a forked child's exit leaves its parent's bots alone)."""
     if os.getpid() != owner:
         return
-    inits = _children(popen.pid) if popen.poll() is None else []
+    inits = children_of(popen.pid) if popen.poll() is None else []
     for pid in inits:  # a namespace's init (the bot): its death ends every process in it
         try:
             os.kill(pid, signal.SIGKILL)
