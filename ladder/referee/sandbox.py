@@ -453,8 +453,12 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         if any(_under(path, cover) for cover in [tmp, shm, *hides]) and path.exists():
             name = f".tianti-bind-{index}"
             lines.append(f"{'mkdir' if path.is_dir() else 'touch'} {q(str(stage / name))}")
-            lines.append(f"mount -n --bind {q(str(path))} {q(str(stage / name))}")
-            lines.append(f"mount -n -o remount,bind,ro,nosuid,nodev {q(str(stage / name))}")
+            # a path gone since it was looked at (a folder the user moved mid-run) is left out
+            # rather than failing the bot: it then finds its modules where they still are
+            lines.append(f"if mount -n --bind {q(str(path))} {q(str(stage / name))} 2>/dev/null;"
+                         f" then bind{index}=1; else bind{index}=0; fi")
+            lines.append(f"[ $bind{index} = 0 ] || "
+                         f"mount -n -o remount,bind,ro,nosuid,nodev {q(str(stage / name))}")
             binds.append((path, name))
     lines.append(f"mount -n --move {q(str(stage))} /tmp")
     if shm.is_dir():
@@ -465,11 +469,13 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
                      f"tianti-hide {q(str(folder))}")
     for path, name in binds:
         source = f"/tmp/{name}"
+        number = name.rsplit("-", 1)[1]
         if path.is_dir():
-            lines.append(f"mkdir -p {q(str(path))}")
+            make = f"mkdir -p {q(str(path))}"
         else:
-            lines.append(f"mkdir -p {q(str(path.parent))} && touch {q(str(path))}")
-        lines.append(f"mount -n --move {q(source)} {q(str(path))}")
+            make = f"mkdir -p {q(str(path.parent))} && touch {q(str(path))}"
+        lines.append(f"if [ $bind{number} = 1 ]; then {make} && "
+                     f"mount -n --move {q(source)} {q(str(path))}; fi")
         lines.append(f"rm -d {q(source)}")
     warnings: list[str] = []
     bound = [path for path, _ in binds]

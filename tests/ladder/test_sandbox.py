@@ -584,8 +584,9 @@ def test_a_referee_that_dies_takes_its_bots_along(mode: tuple[str, ...]) -> None
     finally:
         referee.kill()
         referee.wait()
-    for _ in range(500):
-        if not processes_with(*bot):
+    for _ in range(500):  # the kernel takes a moment to end a pid namespace's last processes
+        if not processes_with(*bot) and ("pid-namespace" not in mode
+                                         or not processes_with(*grandchild)):
             break
         time.sleep(0.01)
     assert processes_with(*bot) == []  # the bot went with the referee
@@ -659,6 +660,35 @@ def test_a_sandbox_that_cannot_be_set_up_says_so(monkeypatch: pytest.MonkeyPatch
     sandbox._plan.cache_clear()
     assert "pid-namespace" not in probe().features
     assert probe().warnings[0].startswith("the kernel refused namespaces (mount: /nothing: ")
+
+
+@needs("mount-namespace")
+def test_a_folder_moved_away_after_the_plan_is_left_out(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """A folder on the bot's path that the user moves away between the plan and the start (seen
+    on a Ray cluster: a bot started while its folder was renamed) is left out of the sandbox; the
+    bot starts and finds its module where it still is (here, the second folder on its path)."""
+    gone, kept = tmp_path / "mine", tmp_path / "shipped"
+    for folder in (gone, kept):
+        folder.mkdir()
+        (folder / "where.py").write_text(f"NAME = {folder.name!r}\n")
+    real = sandbox._ns_argv
+
+    def moving(*args: object, **kwargs: object) -> tuple[list[str], list[str]]:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        gone.rename(tmp_path / "moved")
+        return result
+
+    assert "mount-namespace" in probe().features  # probed (and cached) before the move is made
+    monkeypatch.setattr(sandbox, "_ns_argv", moving)
+    bot = python_bot("""
+        import json, where
+        print(json.dumps(where.NAME), flush=True)
+    """, pythonpath=[str(gone), str(kept)])
+    try:
+        assert answer(bot) == "shipped"
+    finally:
+        bot.kill()
 
 
 @needs("hidden-paths")
