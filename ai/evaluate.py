@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 from ai.bots import make_bot
-from ladder.match import play_game
+from ai.match import play_game
 
 
 @dataclass

@@ -52,7 +52,7 @@ import engine  # noqa: E402
 from ai.benchmark import positions  # noqa: E402
 from ai.bots import make_bot  # noqa: E402
 from ai.evaluate import MatchResult  # noqa: E402
-from ladder.match import derived_seed, play_game  # noqa: E402
+from ai.match import derived_seed, play_game  # noqa: E402
 
 
 def _openspiel() -> Any:

@@ -41,7 +41,7 @@ from ladder.review import Settings, review_game  # noqa: E402
 from ladder.review.calibration import (accuracy_by_player, brier, brier_reference,  # noqa: E402
                                        calibration_error, decision_points, ordered,
                                        pair_table_text, reliability, table_text)
-from ladder.store import Store  # noqa: E402
+from ladder.tournament.store import Store  # noqa: E402
 
 STRONG = "S"   # the bot name of `strong` in the store
 

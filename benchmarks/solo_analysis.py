@@ -7,7 +7,7 @@ search's own estimate along each game, won games against lost ones.
         --games 5 --seed 3 --drops 3
 
 Game d is dealt from seed `seed * 100003 + d` (the deals of benchmarks/solo_goals.py for the
-same `--seed`; its default is 3 as there) and played with `ladder.match.play_game`, so the bot
+same `--seed`; its default is 3 as there) and played with `ai.match.play_game`, so the bot
 only ever sees determinizations of its own seat, as in a tournament. The options are
 `{"solo": True}` (the plain solo game, goal 80) or `{"challenge": k}` with `--challenge k` (game k
 of the solo challenge; a carried bonus, where the game has one, is chosen by the bot at setup).
@@ -45,7 +45,7 @@ from ai.bots import make_bot
 from engine.core.state import State
 from engine.mount_tai import data
 from engine.mount_tai.knowledge import FEATURE_NAMES, features
-from ladder.match import MoveEvent, play_game
+from ai.match import MoveEvent, play_game
 
 GAME = "mount-tai"
 SOURCES: tuple[str, ...] = tuple(data.REPUTATION_SOURCES)

@@ -24,7 +24,7 @@ import engine
 from ai.bots import STRONG
 from ai.search import Searcher
 from benchmarks.solo_analysis import deal_seed, game_options
-from ladder.ratings import wilson
+from ladder.tournament.ratings import wilson
 
 
 def play(job: tuple[dict[str, Any], int, int] | tuple[dict[str, Any], int, int, dict[str, Any]]

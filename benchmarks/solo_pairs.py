@@ -20,7 +20,7 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from ladder.ratings import wilson
+from ladder.tournament.ratings import wilson
 
 
 def load(path: str) -> dict[str, dict[int, dict[str, Any]]]:

@@ -17,11 +17,11 @@ import tempfile
 from pathlib import Path
 
 import engine
-from ladder.backends import make_backend
-from ladder.runner import play_run, start_run
-from ladder.schedule import TournamentSpec
-from ladder.sprt import SprtSpec, fixed_games_for_power
-from ladder.store import Store
+from ladder.tournament.backends import make_backend
+from ladder.tournament.runner import play_run, start_run
+from ladder.tournament.schedule import TournamentSpec
+from ladder.tournament.sprt import SprtSpec, fixed_games_for_power
+from ladder.tournament.store import Store
 
 
 def one(game: str, bots: tuple[tuple[str, str], ...], test: SprtSpec, seed: int,

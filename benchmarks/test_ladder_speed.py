@@ -12,10 +12,10 @@ from typing import Iterator
 import pytest
 
 import engine
-from ladder.ratings import _ladder_of_games, bookmark, ladder, update_ratings
-from ladder.schedule import TournamentSpec, plan
-from ladder.store import Store
-from ladder.worker import play_task
+from ladder.tournament.ratings import _ladder_of_games, bookmark, ladder, update_ratings
+from ladder.tournament.schedule import TournamentSpec, plan
+from ladder.tournament.store import Store
+from ladder.tournament.worker import play_task
 
 GAMES = 1200
 

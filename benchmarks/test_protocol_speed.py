@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from ai.bots import make_bot
-from ladder.match import Referee, play_game
+from ai.match import Referee, play_game
 from ladder.referee import protocol as P
 from ladder.referee.players import make_player
 

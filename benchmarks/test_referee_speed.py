@@ -13,9 +13,9 @@ import trueskill
 
 import engine
 from ai.bots import make_bot
-from ladder.match import Referee, play_game
-from ladder.ratings import ENV
-from ladder.trueskill_ffa import rate_free_for_all
+from ai.match import Referee, play_game
+from ladder.tournament.ratings import ENV
+from ladder.tournament.trueskill_ffa import rate_free_for_all
 
 
 def _at_move(game: str, players: int, move: int):

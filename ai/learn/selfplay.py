@@ -16,7 +16,7 @@ import numpy as np
 
 import engine
 from ai.bots import make_bot
-from ladder.match import MoveEvent, derived_seed, play_game
+from ai.match import MoveEvent, derived_seed, play_game
 
 # The table kinds a data set mixes, in turn: the plain solo game, the eight challenge games,
 # and 2, 3 and 4 players.

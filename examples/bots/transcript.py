@@ -12,7 +12,7 @@ import sys
 
 from ai.bots import make_bot
 from engine.registry import load_game
-from ladder.match import Referee, play_game
+from ai.match import Referee, play_game
 from ladder.referee.host import ProcessBot
 
 

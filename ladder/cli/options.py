@@ -13,8 +13,8 @@ from engine.core.errors import OptionError
 from engine.registry import game_names, load_game
 
 if TYPE_CHECKING:
-    from ladder.narrate import Line
-    from ladder.store import Store
+    from ladder.table.narrate import Line
+    from ladder.tournament.store import Store
 
 GameArg = Annotated[str, typer.Argument(help=f"the game: {', '.join(game_names())}")]
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="the game: dragon or mount-tai")]
@@ -129,7 +129,7 @@ def open_store(db: Path | None, create: bool = False, write: bool | None = None)
     Reading commands pass create=False (a mistyped path is not silently created) and get a
     store opened for reading (read-only files work, nothing is written but the ratings cache
     when it can be); commands that add games open it for writing (checked first)."""
-    from ladder.store import Store, StoreError
+    from ladder.tournament.store import Store, StoreError
 
     try:
         return Store(db, create=create, write=create if write is None else write)
@@ -138,9 +138,9 @@ def open_store(db: Path | None, create: bool = False, write: bool | None = None)
 
 
 def echo_narration(lines: list[Line]) -> None:
-    """Print narration lines (ladder/narrate.py) at 80 columns, headers in bold."""
+    """Print narration lines (ladder/table/narrate.py) at 80 columns, headers in bold."""
     from engine.core.text import WIDTH
-    from ladder.narrate import HEADER, render
+    from ladder.table.narrate import HEADER, render
 
     for line in lines:
         for text in render([line], WIDTH):

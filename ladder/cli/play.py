@@ -22,11 +22,11 @@ from engine.core.errors import TiantiError
 from engine.core.text import WIDTH, display_width, fit_lines, wrap
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
-from ladder.explain import choice_groups, explain_choice, legend
+from ladder.table.explain import choice_groups, explain_choice, legend
 from ladder.names import seat_name, short
-from ladder.narrate import HEADER, Line, render
-from ladder.play import (HUMAN, Choice, LoggedMove, PlayError, PlaySession, default_save_path,
-                         find_save, saves_dir)
+from ladder.table.narrate import HEADER, Line, render
+from ladder.table.play import (HUMAN, Choice, LoggedMove, PlayError, PlaySession,
+                               default_save_path, find_save, saves_dir)
 
 HELP = """Commands at any prompt:
   NUMBER or NAME   play that choice (an unambiguous prefix of the name is enough)
@@ -42,7 +42,7 @@ HELP = """Commands at any prompt:
   review           (after the game) where your decisions won or lost it
 The game is saved after every decision; `tianti rules GAME` explains the rules."""
 
-# Games whose narration ends with the final scoring and the ranking (ladder/narrate.py).
+# Games whose narration ends with the final scoring and the ranking (ladder/table/narrate.py).
 NARRATED_RANKING = ("dragon", "mount-tai")
 
 # Exit status after Ctrl-C (128 + SIGINT), as `tianti tournament run` and `watch` use.
@@ -64,7 +64,7 @@ def say(text: str = "", **style: Any) -> None:
 
 
 def narrate(lines: list[Line]) -> None:
-    """Print narration lines (ladder/narrate.py), headers in bold."""
+    """Print narration lines (ladder/table/narrate.py), headers in bold."""
     for line in lines:
         for text in render([line], WIDTH):
             if line.kind == HEADER and text:
@@ -269,7 +269,7 @@ def _finish(session: PlaySession, store_path: Optional[Path]) -> None:
     if solo:
         say(f"Solo goal: {solo}")
     try:
-        from ladder.human import store_human_game
+        from ladder.table.human import store_human_game
 
         where = store_human_game(session, store_path)
         if where:

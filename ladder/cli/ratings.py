@@ -82,7 +82,7 @@ def show(
     never shortens a bot's name. One-player pools are not rated: a solo game is won only when
     it reaches its goal, and they are ordered by goal rate, then mean score. A read-only store
     is shown with its ratings computed in memory."""
-    from ladder.ratings import ladder
+    from ladder.tournament.ratings import ladder
 
     out_fmt = output_format(fmt, json_out)
     store = open_store(db)
@@ -152,7 +152,7 @@ def show(
 @app.command()
 def recompute(db: DbOpt = None) -> None:
     """Forget the cached ratings and rate every stored game again, in the order stored."""
-    from ladder.ratings import recompute as redo
+    from ladder.tournament.ratings import recompute as redo
 
     store = open_store(db)
     try:
@@ -177,7 +177,7 @@ def export(
     replays it), the seats with bots, scores, places and faults, and the per-move times.
     -o KEY=VALUE keeps the games of the pools with that option (as in `ladder show`); the
     file is --out (-o was its short form before -o meant --option everywhere)."""
-    from ladder.ratings import matches
+    from ladder.tournament.ratings import matches
 
     store = open_store(db)
     try:
@@ -222,7 +222,7 @@ def h2h(
 
     Row bot against column bot; a level finish counts half; the number of meetings follows.
     One table per pool; a bot in several seats of a game counts once (by its mean place)."""
-    from ladder.ratings import head_to_head, ladder
+    from ladder.tournament.ratings import head_to_head, ladder
 
     out_fmt = output_format(fmt, json_out)
     store = open_store(db)
@@ -298,7 +298,7 @@ def plot(
     pip install 'tianti\\[plot]' (`make test` installs it). The image is --out (-o was its
     short form before -o meant --option everywhere); -o KEY=VALUE chooses the pool."""
     from ladder.plot import plot_history
-    from ladder.ratings import history, ladder
+    from ladder.tournament.ratings import history, ladder
 
     if out is None:
         raise fail("give the image to write: --out FILE.png (-o now means --option KEY=VALUE)")

@@ -10,8 +10,8 @@ from engine.core.state import RECORD_VERSION, State, legacy_fill
 from engine.core.text import WIDTH, fit_lines, printable
 from ladder.cli.options import DbOpt, echo_narration, fail, open_store
 from ladder.names import display_name, short
-from ladder.narrate import HEADER, Line, narrator_for
-from ladder.play import HUMAN
+from ladder.table.narrate import HEADER, Line, narrator_for
+from ladder.table.play import HUMAN
 
 
 def replay(

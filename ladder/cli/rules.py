@@ -13,7 +13,7 @@ import typer
 from engine.core.guide import Topic, render, render_index
 from engine.core.text import WIDTH, fill
 from ladder.cli.options import fail
-from ladder.explain import GUIDES, guide_module
+from ladder.table.explain import GUIDES, guide_module
 
 
 def _guide(game: str) -> dict[str, Topic]:

@@ -20,14 +20,14 @@ from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOp
 from engine.core.text import WIDTH, wrap
 from ladder.cli.screen import echo_fit, echo_table, hang, spec_pieces, words
 from ladder.names import display_name
-from ladder.stats import elo_text
+from ladder.tournament.stats import elo_text
 
 # The longest move time limit accepted: a day (more is a typo, and some would overflow timers).
 MAX_MOVE_TIMEOUT = 86400.0
 
 if TYPE_CHECKING:
-    from ladder.backends import Backend
-    from ladder.store import Store
+    from ladder.tournament.backends import Backend
+    from ladder.tournament.store import Store
 
 app = typer.Typer(
     help="Bot tournaments: every deal at every seating (duplicate games), stored game by game "
@@ -151,13 +151,13 @@ def run(
     rate with its 95% interval, mean place) and, for two bots, the Elo difference with its
     error bar and the likelihood of superiority. With --sprt it stops as soon as the
     sequential test decides (exit code 0 either way; the verdict is printed and in --json)."""
-    from ladder.backends import make_backend
-    from ladder.roster import check_text, roster
-    from ladder.runner import start_run
-    from ladder.schedule import TournamentSpec, check, count_seatings
+    from ladder.tournament.backends import make_backend
+    from ladder.tournament.roster import check_text, roster
+    from ladder.tournament.runner import start_run
+    from ladder.tournament.schedule import TournamentSpec, check, count_seatings
 
-    from ladder.sprt import SprtSpec
-    from ladder.store import Store
+    from ladder.tournament.sprt import SprtSpec
+    from ladder.tournament.store import Store
 
     _importable_here()
     out_fmt = output_format(fmt, json_out)
@@ -235,7 +235,7 @@ def _exists(path: Path) -> bool:
 
 
 def _default_db() -> Path:
-    from ladder.store import default_path
+    from ladder.tournament.store import default_path
 
     return default_path()
 
@@ -267,9 +267,9 @@ def resume(
 
     A run with a sequential test goes on until the test decides; one that has decided is
     complete. Ends with the same summary as `tournament run`."""
-    from ladder.backends import make_backend
-    from ladder.roster import check_trusted, roster
-    from ladder.runner import missing_tasks
+    from ladder.tournament.backends import make_backend
+    from ladder.tournament.roster import check_trusted, roster
+    from ladder.tournament.runner import missing_tasks
 
     _importable_here()
     out_fmt = output_format(fmt, json_out)
@@ -308,8 +308,8 @@ def resume(
 
 def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
           out_fmt: Format) -> None:
-    from ladder.roster import runs_code
-    from ladder.runner import play_run
+    from ladder.tournament.roster import runs_code
+    from ladder.tournament.runner import play_run
 
     # the user who started a run with bots of their own code vouches for them on its resume
     trust = any(runs_code(s) for _, s in store.run(run_id).spec.bots)
@@ -395,9 +395,9 @@ def _isolation(bots: Any) -> dict[str, Any] | None:
 def run_summary(store: Store, run_id: int, report: Any = None) -> dict[str, Any]:
     """The run's answer: its own ladder (its games only, rated in memory), the pairwise Elo
     difference for two bots, the sequential test, and the report of this invocation."""
-    from ladder.ratings import head_to_head_of, ladder, load_games
-    from ladder.runner import sprt_tracker
-    from ladder.stats import elo_summary
+    from ladder.tournament.ratings import head_to_head_of, ladder, load_games
+    from ladder.tournament.runner import sprt_tracker
+    from ladder.tournament.stats import elo_summary
 
     info = store.run(run_id)
     pools = ladder(store, run=run_id)
@@ -530,7 +530,7 @@ def _status(store: Store, info: Any) -> str:
     verdict ("accepted H1", "accepted H0", or "no verdict" when every deal was played)."""
     if info.status != "finished" or info.spec.sprt is None:
         return info.status
-    from ladder.runner import sprt_tracker
+    from ladder.tournament.runner import sprt_tracker
 
     tracker = sprt_tracker(store, info.id, info.spec)
     result = tracker.state.result if tracker is not None else None
@@ -550,7 +550,7 @@ def show(
     """A run: its settings, progress, results per bot, faults, and (with --games) its games.
 
     --format csv prints the results per bot (or, with --games, one row per game)."""
-    from ladder.runner import missing_tasks
+    from ladder.tournament.runner import missing_tasks
 
     out_fmt = output_format(fmt, json_out)
     store = open_store(db)

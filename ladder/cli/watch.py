@@ -10,9 +10,9 @@ from engine.core.text import WIDTH, display_width, fit_lines
 from engine.registry import load_game
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, echo_narration,
                                 fail, make_game)
-from ladder.match import MoveEvent, play_game, setup_limit
+from ai.match import MoveEvent, play_game, setup_limit
 from ladder.referee.players import close_all, make_player
-from ladder.narrate import HEADER, Line, narrator_for
+from ladder.table.narrate import HEADER, Line, narrator_for
 
 
 def header(game: Any, seed: int) -> str:

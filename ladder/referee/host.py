@@ -31,7 +31,7 @@ from engine.core.errors import TiantiError
 from ladder.referee import protocol as P
 
 # How long a bot may take to answer the handshake when moves have no time limit: None (a
-# person at `tianti play` may wait); under a limit, see `ladder.match.setup_limit`.
+# person at `tianti play` may wait); under a limit, see `ai.match.setup_limit`.
 _MESSAGE_LIMIT = 2000
 # Bytes of output a bot may leave unread in its stdin before it is "crashed" (it stopped
 # reading): updates are small, a game's are far below this.

@@ -400,7 +400,8 @@ def _default_hides() -> tuple[list[Path], list[Path]]:
 
 
 def _app_dir() -> str | None:
-    """tianti's data folder when TIANTI_DATA_DIR is not set (where `ladder.store` puts it)."""
+    """tianti's data folder when TIANTI_DATA_DIR is not set (where `ladder.tournament.store`
+    puts it)."""
     try:
         import typer
     except ImportError:

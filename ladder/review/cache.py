@@ -11,7 +11,7 @@ from typing import Any
 
 from ladder.review.analysis import ReviewError, Settings
 from ladder.review.game_review import VERSION, GameReview
-from ladder.store import data_dir
+from ladder.tournament.store import data_dir
 
 
 def key(record: dict[str, Any], seat: int, settings: Settings) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ladder.narrate import seen_events
+from ladder.table.narrate import seen_events
 
 # Event kinds that cost a seat something (shown first among what followed a decision).
 HARM: dict[str, frozenset[str]] = {

@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ladder.hints import meaning
+from ladder.table.hints import meaning
 from ladder.review.analysis import ReviewError, Settings, decisions, estimate_all
 from ladder.review.context import followed, period, situation
 from ladder.review.verdict import (Balance, balance, classify, drop_points, game_accuracy,

@@ -11,9 +11,9 @@ from typing import Any
 from engine.core.errors import TiantiError
 from engine.core.state import RECORD_FORMAT, State
 from ladder.review.analysis import ReviewError
-from ladder.store import data_dir
+from ladder.tournament.store import data_dir
 
-SAVE_FORMAT = "tianti-play"   # ladder/play.py's save files
+SAVE_FORMAT = "tianti-play"   # ladder/table/play.py's save files
 HUMAN = "human"
 
 
@@ -56,7 +56,7 @@ def _seat(seat: int | None, default: int | None, players: int, where: str) -> in
 
 
 def saves_folder() -> Path:
-    """Where `tianti play` saves its games (ladder/play.py's default_save_path)."""
+    """Where `tianti play` saves its games (ladder/table/play.py's default_save_path)."""
     return data_dir() / "saves"
 
 
@@ -124,7 +124,7 @@ def from_store(store: Any, run: int, game: int, seat: int | None = None) -> Sour
 
 
 def from_session(session: Any, label: str = "this game") -> Source:
-    """The game of a `tianti play` session (ladder/play.py), the person's seat reviewed."""
+    """The game of a `tianti play` session (ladder/table/play.py), the person's seat reviewed."""
     record = session.state.to_record()
     start, actions, full = _rebuild(record, label)
     names = ["you" if i == session.seat else str(s) for i, s in enumerate(session.specs)]

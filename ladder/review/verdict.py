@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ladder.hints import about_equal
+from ladder.table.hints import about_equal
 
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 # Drop thresholds in percentage points, worst first.

@@ -12,8 +12,8 @@ from engine.core.text import display_width
 from engine.registry import load_game
 from ladder.cli import app
 from ladder.cli.play import choice_lines
-from ladder.explain import choice_groups
-from ladder.play import Choice, PlayError, PlaySession
+from ladder.table.explain import choice_groups
+from ladder.table.play import Choice, PlayError, PlaySession
 
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": "1"})
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from ladder.cli import app
-from ladder.store import Store
+from ladder.tournament.store import Store
 
 runner = CliRunner()
 
@@ -135,7 +135,7 @@ def test_recompute_mends_a_crafted_bookmark(base_db: Path, tmp_path: Path) -> No
 @pytest.fixture(scope="module")
 def save(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """A real save of `tianti play` (two decisions in), as a dict."""
-    from ladder.play import PlaySession
+    from ladder.table.play import PlaySession
 
     session = PlaySession.new("dragon", {"players": 2}, 0, ["random"], seed=4)
     for _ in range(2):

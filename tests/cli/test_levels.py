@@ -11,7 +11,7 @@ import engine
 from ai.bots import BotSpecError, HeuristicBot, make_bot
 from ai.levels import LEVELS, LevelError, level_spec, levels_for, top_level
 from ladder.cli import app
-from ladder.play import PlaySession
+from ladder.table.play import PlaySession
 
 runner = CliRunner()
 CHEAP_HINT = ["--hint-bot", "ismcts(iterations=100)"]

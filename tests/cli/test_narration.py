@@ -2,7 +2,7 @@
 
 The rulebooks' worked examples, built with the engines' `_debug_*` hooks as
 tests/dragon/test_events.py and tests/mount_tai/test_events.py build them, narrated through
-ladder/narrate.py: the lines carry the rulebook's numbers. Whole games through the CLI
+ladder/table/narrate.py: the lines carry the rulebook's numbers. Whole games through the CLI
 (`play`, `watch --no-board`, `replay`, the in-game `log`) at 80 columns: every automatic step
 is narrated, a month's or round's header comes before its first move, no line is wider than
 80 columns. The hint says what its % is, how long it searched and which moves are about equal.
@@ -18,10 +18,9 @@ from typer.testing import CliRunner
 from engine.core.text import display_width
 from engine.dragon import data as dragon_data
 from ladder.cli import app
-from ladder.hints import Hint, about_equal, meaning
-from ladder.narrate import (HEADER, DragonNarrator, Line, MountTaiNarrator, game_story,
-                            render)
-from ladder.play import HUMAN, PlaySession
+from ladder.table.hints import Hint, about_equal, meaning
+from ladder.table.narrate import HEADER, DragonNarrator, Line, MountTaiNarrator, game_story, render
+from ladder.table.play import HUMAN, PlaySession
 from tests.dragon.helpers import blank_month, release, started
 from tests.mount_tai.helpers import act, event_reward_example, new_game, seat
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ladder.cli import app
-from ladder.play import PlaySession, find_save
+from ladder.table.play import PlaySession, find_save
 
 runner = CliRunner()
 FAST = ["--opponent", "random(seed=1)", "--hint-bot", "ismcts(iterations=300)"]
@@ -109,7 +109,7 @@ def test_log_and_board():
 
 
 def test_a_whole_game_to_the_final_scoring_is_stored_and_rated(tmp_path):
-    from ladder.store import Store
+    from ladder.tournament.store import Store
 
     db = tmp_path / "ladder.db"
     lines = ["1"] * 400

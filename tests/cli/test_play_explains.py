@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from engine.core.text import display_width
 from ladder.cli import app
-from ladder.play import PlaySession, find_save
+from ladder.table.play import PlaySession, find_save
 
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": "1"})
 FAST = ["--opponent", "random(seed=1)", "--hint-bot", "ismcts(iterations=200)"]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from ai.bots import make_bot
 from engine.core.text import display_width
 from ladder.cli import app
-from ladder.play import PlaySession
+from ladder.table.play import PlaySession
 from ladder.review import GameReview
 
 runner = CliRunner()
@@ -126,7 +126,7 @@ def test_a_stored_game_needs_its_seat(tmp_path):
 def test_bad_input_is_one_line_and_exit_2(tmp_path, data_dir, args, message):
     played("dragon", 2, 3, tmp_path / "g.json", moves=30)
     db = tmp_path / "empty.db"
-    from ladder.store import Store
+    from ladder.tournament.store import Store
 
     Store(db).close()
     before = sorted(p.name for p in data_dir.rglob("*"))

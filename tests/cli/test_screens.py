@@ -16,7 +16,7 @@ from typer.testing import CliRunner, Result
 from ai.levels import level_spec
 from engine.core.text import display_width
 from ladder.cli import app
-from ladder.stats import elo_summary, elo_text
+from ladder.tournament.stats import elo_summary, elo_text
 
 runner = CliRunner()
 SEARCH_30 = level_spec("dragon", 3)  # ismcts(iterations=30,c=0.7,playout=heuristic,...)
@@ -125,11 +125,11 @@ def test_long_names_are_cut_on_screen_and_whole_in_json(db: Path) -> None:
 
 
 def test_the_progress_bar_keeps_the_llr_at_80_columns(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ladder.backends import make_backend
-    from ladder.runner import play_run, start_run
-    from ladder.schedule import TournamentSpec
-    from ladder.sprt import SprtSpec
-    from ladder.store import Store
+    from ladder.tournament.backends import make_backend
+    from ladder.tournament.runner import play_run, start_run
+    from ladder.tournament.schedule import TournamentSpec
+    from ladder.tournament.sprt import SprtSpec
+    from ladder.tournament.store import Store
 
     monkeypatch.setenv("COLUMNS", "80")
     with Store(db) as store:

@@ -16,7 +16,7 @@ from typer.testing import Result
 from typer.testing import CliRunner
 
 from ladder.cli import app
-from ladder.store import Store
+from ladder.tournament.store import Store
 
 runner = CliRunner()
 
@@ -169,16 +169,19 @@ def test_a_read_only_store_is_fully_readable(run_db: Path, tmp_path: Path,
     folder.mkdir()
     db = _copy(run_db, folder / "ro.db")
     with Store(run_db, create=False) as s:
-        expected = [(r.bot, r.mu, r.sigma) for r in __import__("ladder.ratings").ratings.ladder(s)[0].rows]
+        expected = [(r.bot, r.mu, r.sigma) for r in __import__("ladder.tournament.ratings")
+                    .tournament.ratings.ladder(s)[0].rows]
     db.chmod(stat.S_IRUSR)
     folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
         if os.access(db, os.W_OK):
-            import ladder.store
+            import ladder.tournament.store
 
             real = os.access
-            monkeypatch.setattr(ladder.store.os, "access", lambda p, mode, **k: False if (
-                mode & os.W_OK and str(p).startswith(str(folder))) else real(p, mode, **k))
+            monkeypatch.setattr(
+                ladder.tournament.store.os, "access",
+                lambda p, mode, **k: False if (mode & os.W_OK and str(p).startswith(str(folder)))
+                else real(p, mode, **k))
         listed = tianti("tournament", "list", "--db", db, "--json")
         assert listed.exit_code == 0, listed.output
         assert json.loads(listed.stdout)[0]["done"] == 4
@@ -216,7 +219,7 @@ def test_a_store_locked_by_another_process_interrupts_the_run(tmp_path: Path) ->
     holder = sqlite3.connect(db, isolation_level=None)
     try:
         # the coordinator opens the store, then another process takes the write lock
-        from ladder import runner
+        from ladder.tournament import runner
 
         original = runner.play_run
 
@@ -249,7 +252,7 @@ def test_a_store_locked_by_another_process_interrupts_the_run(tmp_path: Path) ->
 def test_a_full_disk_interrupts_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite's own "database or disk is full", produced by capping the file's pages."""
     db = tmp_path / "full.db"
-    from ladder import runner
+    from ladder.tournament import runner
 
     original = runner.play_run
 
@@ -275,8 +278,8 @@ def test_set_status_tells_the_truth_whoever_calls_it(tmp_path: Path) -> None:
     import sys
 
     import engine
-    from ladder.schedule import TournamentSpec, plan
-    from ladder.worker import play_task
+    from ladder.tournament.schedule import TournamentSpec, plan
+    from ladder.tournament.worker import play_task
 
     game = engine.load_game("dragon", players=2)
     spec = TournamentSpec("dragon", game.options, (("a", "random"), ("b", "random")), 1, seed=3)
@@ -505,8 +508,8 @@ def test_sprt_is_resumable_to_the_same_verdict(tmp_path: Path) -> None:
 
 
 def test_the_progress_bar_carries_the_llr_and_its_bounds() -> None:
-    from ladder.runner import RunReport, Standings, _postfix
-    from ladder.sprt import SprtSpec, SprtState
+    from ladder.tournament.runner import RunReport, Standings, _postfix
+    from ladder.tournament.sprt import SprtSpec, SprtState
 
     report = RunReport(1, 10, 0)
     report.sprt = SprtState(SprtSpec(0, 10), "a")
@@ -517,7 +520,7 @@ def test_the_progress_bar_carries_the_llr_and_its_bounds() -> None:
 
 def test_sprt_llr_matches_the_normal_approximation() -> None:
     """LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v) over the observations and the prior."""
-    from ladder.sprt import PRIOR, expected_score, llr
+    from ladder.tournament.sprt import PRIOR, expected_score, llr
 
     obs = [1.0, 0.5, 0.75, 0.25, 1.0, 0.5]
     xs = obs + [x for x, _ in PRIOR]

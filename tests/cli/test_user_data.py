@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ladder.cli import app
-from ladder.store import data_dir, default_path
+from ladder.tournament.store import data_dir, default_path
 
 
 def test_default_store_follows_tianti_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

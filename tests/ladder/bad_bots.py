@@ -580,12 +580,12 @@ class Saboteur(First):
     def step(self, state: Any) -> int:
         self.calls += 1
         if self.calls == self.after:
-            import ladder.worker
+            import ladder.tournament.worker
 
             def broken(values: Any) -> str:
                 raise RuntimeError("sabotaged")
 
-            ladder.worker._compact = broken  # type: ignore[assignment]
+            ladder.tournament.worker._compact = broken  # type: ignore[assignment]
         return super().step(state)
 
 

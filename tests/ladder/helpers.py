@@ -12,8 +12,8 @@ from typer.testing import Result
 from typer.testing import CliRunner
 
 from ladder.cli import app
-from ladder.schedule import plan
-from ladder.store import Store, StoredGame
+from ladder.tournament.schedule import plan
+from ladder.tournament.store import Store, StoredGame
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = "python:tests.ladder.bad_bots:"

@@ -16,11 +16,11 @@ import pytest
 
 import engine
 from engine.core.state import State
-from ladder.backends import LocalBackend
-from ladder.ratings import ladder
-from ladder.runner import RunReport, missing_tasks, play_run, start_run
-from ladder.schedule import TournamentSpec
-from ladder.store import Store
+from ladder.tournament.backends import LocalBackend
+from ladder.tournament.ratings import ladder
+from ladder.tournament.runner import RunReport, missing_tasks, play_run, start_run
+from ladder.tournament.schedule import TournamentSpec
+from ladder.tournament.store import Store
 from tests.ladder.helpers import BOTS as OUT_OF_PROCESS, cli, games, spawn
 
 # These tests are about the in-process path (a user's bot asked to run inside the worker with

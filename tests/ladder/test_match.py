@@ -6,8 +6,8 @@ import pytest
 import engine
 from ai.bots import make_bot
 from engine.core.state import State
-from ladder.match import Fault, Referee, forfeit_ranks, play_game, setup_limit
-from ladder.worker import _process_heartbeat
+from ai.match import Fault, Referee, forfeit_ranks, play_game, setup_limit
+from ladder.tournament.worker import _process_heartbeat
 from tests.ladder import bad_bots
 
 

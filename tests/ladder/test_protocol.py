@@ -15,7 +15,7 @@ import pytest
 
 from ai.bots import make_bot
 from engine.registry import load_game
-from ladder.match import Referee, play_game
+from ai.match import Referee, play_game
 from ladder.referee import protocol as P
 from ladder.referee.host import BotFault, ProcessBot
 from ladder.referee.players import make_player
@@ -193,7 +193,7 @@ def test_raw_events_rebuilt_from_the_sent_events_read_the_same(
 def test_a_person_plays_against_a_process_bot_with_undo(tmp_path: Path) -> None:
     """`tianti play` seats a python: opponent in its own process: it is told every move, a
     game goes back with undo (the bot is given the game again as it stands) and on to the end."""
-    from ladder.play import PlaySession
+    from ladder.table.play import PlaySession
     from ladder.referee.host import ProcessBot
 
     session = PlaySession.new("dragon", {"players": 2}, 0,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from ladder import ratings
-from ladder.ratings import _ladder_of_games, bookmark, ladder
-from ladder.schedule import plan
-from ladder.store import Store
-from ladder.worker import play_task
+from ladder.tournament import ratings
+from ladder.tournament.ratings import _ladder_of_games, bookmark, ladder
+from ladder.tournament.schedule import plan
+from ladder.tournament.store import Store
+from ladder.tournament.worker import play_task
 from tests.ladder.helpers import cli
 
 

@@ -9,10 +9,10 @@ import pytest
 import trueskill
 
 import engine
-from ladder.ratings import head_to_head, ladder, recompute
-from ladder.schedule import TournamentSpec
-from ladder.store import Store, StoredGame
-from ladder.worker import GameOutcome, SeatOutcome
+from ladder.tournament.ratings import head_to_head, ladder, recompute
+from ladder.tournament.schedule import TournamentSpec
+from ladder.tournament.store import Store, StoredGame
+from ladder.tournament.worker import GameOutcome, SeatOutcome
 from tests.ladder.helpers import cli, games
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder.backends import RUNTIME_ENV_VAR, BackendError, runtime_env_for, shipped_modules
-from ladder.store import Store
+from ladder.tournament.backends import (RUNTIME_ENV_VAR, BackendError, runtime_env_for,
+                                        shipped_modules)
+from ladder.tournament.store import Store
 from tests.ladder.helpers import BOTS, cli, games
 
 pytest.importorskip("ray")
@@ -138,7 +139,7 @@ def test_a_users_own_bot_modules_are_shipped_and_installed_ones_are_not(
     monkeypatch.syspath_prepend(str(tmp_path))
     specs = ["random", "ismcts(iterations=10)", "python:loose:make",
              "python:pkg.sub.bots:make(depth=2)", "python:typer:Typer",
-             "python:ladder.worker:play_task", "python:json:loads"]
+             "python:ladder.tournament.worker:play_task", "python:json:loads"]
     assert shipped_modules(specs) == [str((tmp_path / "loose.py").resolve()),
                                       str((tmp_path / "pkg").resolve())]
     monkeypatch.setenv(RUNTIME_ENV_VAR, json.dumps({"pip": ["nothing-real"],

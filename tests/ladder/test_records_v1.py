@@ -9,9 +9,9 @@ import pytest
 
 import engine
 from engine.core.state import RECORD_VERSION, State
-from ladder.schedule import TournamentSpec, plan
-from ladder.store import Store
-from ladder.worker import GameOutcome, SeatOutcome, play_task
+from ladder.tournament.schedule import TournamentSpec, plan
+from ladder.tournament.store import Store
+from ladder.tournament.worker import GameOutcome, SeatOutcome, play_task
 from tests.ladder.helpers import cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "records_v1" / "records_v1.json"
@@ -75,7 +75,7 @@ def test_a_game_stored_now_is_a_current_record(tmp_path: Path, name: str) -> Non
 
 
 def test_a_play_save_of_version_1_loads_with_its_move_numbers_moved(tmp_path: Path) -> None:
-    from ladder.play import SAVE_FORMAT, PlaySession
+    from ladder.table.play import SAVE_FORMAT, PlaySession
 
     game = _old_game("dragon", 2)
     actions = game["record"]["actions"][:30]

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from engine.core.state import RECORD_VERSION, State
-from ladder.store import Store
+from ladder.tournament.store import Store
 from tests.ladder.helpers import cli
 from tests.ladder.test_records_v1 import _store_old
 
@@ -45,7 +45,7 @@ def test_a_game_stored_before_issue_36_replays(tmp_path: Path) -> None:
 
 
 def test_a_play_save_of_version_2_loads_with_the_old_reading(tmp_path: Path) -> None:
-    from ladder.play import SAVE_FORMAT, PlaySession
+    from ladder.table.play import SAVE_FORMAT, PlaySession
 
     game = _game(DECIDED)
     # The save ends after the year-one settlement that paid the 5 the new reading refuses.
@@ -75,9 +75,10 @@ def test_a_play_save_of_version_2_loads_with_the_old_reading(tmp_path: Path) -> 
 
 
 def test_the_solo_goal_of_an_older_stored_game_is_judged_under_its_rules() -> None:
-    """ladder.store.goal_reached (a schema-1 store's upgrade, its read-only ratings) replays a
-    stored game under its record version: version-1 solo games no longer fail to replay."""
-    from ladder.store import goal_reached
+    """ladder.tournament.store.goal_reached (a schema-1 store's upgrade, its read-only ratings)
+    replays a stored game under its record version: version-1 solo games no longer fail to
+    replay."""
+    from ladder.tournament.store import goal_reached
 
     fixtures = FIXTURES.parents[1]
     games = [g for name in ("records_v1/records_v1.json", "records_v2/records_v2.json")

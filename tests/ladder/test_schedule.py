@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 import engine
-from ladder.schedule import (ScheduleError, TournamentSpec, check, count_seatings, plan,
-                             seatings)
+from ladder.tournament.schedule import (ScheduleError, TournamentSpec, check, count_seatings,
+                                        plan, seatings)
 
 
 def _spec(n_bots: int, players: int, deals: int = 3, mode: str = "permutations",

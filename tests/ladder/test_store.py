@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from ladder.schedule import TournamentSpec, plan
-from ladder.store import Store, StoreError
-from ladder.worker import play_task
+from ladder.tournament.schedule import TournamentSpec, plan
+from ladder.tournament.store import Store, StoreError
+from ladder.tournament.worker import play_task
 
 
 def _spec() -> TournamentSpec:

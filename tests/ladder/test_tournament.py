@@ -13,10 +13,10 @@ import pytest
 
 import engine
 from engine.core.state import State
-from ladder.backends import LocalBackend
-from ladder.runner import play_run, start_run
-from ladder.schedule import TournamentSpec
-from ladder.store import Store
+from ladder.tournament.backends import LocalBackend
+from ladder.tournament.runner import play_run, start_run
+from ladder.tournament.schedule import TournamentSpec
+from ladder.tournament.store import Store
 from tests.ladder.helpers import BOTS, cli, count_games, games, planned_keys, spawn, wait_for_games
 
 

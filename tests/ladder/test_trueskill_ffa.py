@@ -1,5 +1,5 @@
-"""ladder/trueskill_ffa.py: the closing ladder's TrueSkill update equals the trueskill package's
-own, bit for bit, whatever the players, ratings and ranks (draws included)."""
+"""ladder/tournament/trueskill_ffa.py: the closing ladder's TrueSkill update equals the trueskill
+package's own, bit for bit, whatever the players, ratings and ranks (draws included)."""
 from __future__ import annotations
 
 import random
@@ -7,8 +7,8 @@ import random
 import pytest
 import trueskill
 
-from ladder.ratings import ENV, rate_match
-from ladder.trueskill_ffa import rate_free_for_all
+from ladder.tournament.ratings import ENV, rate_match
+from ladder.tournament.trueskill_ffa import rate_free_for_all
 
 
 def _packaged(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
@@ -66,7 +66,7 @@ def test_what_the_package_refuses_is_refused_alike() -> None:
 def test_the_ladders_shortcuts_for_one_seat_per_bot_change_nothing() -> None:
     """`_rate_game` and `GameRow.by_bot` take a shortcut when each bot has one seat (every
     tournament game): the same ratings and rows as the general way (a bot in several seats)."""
-    from ladder.ratings import GameRow, _rate_game
+    from ladder.tournament.ratings import GameRow, _rate_game
 
     rng = random.Random(5)
     fast: dict = {}

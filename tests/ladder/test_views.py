@@ -12,8 +12,8 @@ import engine
 from ai.bots import make_bot
 from engine.core.errors import IllegalActionError
 from engine.core.state import State
-from ladder.match import MoveEvent, Referee, StateTampered, play_game
-from ladder.play import PlaySession
+from ai.match import MoveEvent, Referee, StateTampered, play_game
+from ladder.table.play import PlaySession
 from tests.ladder import bad_bots
 from tests.ladder.helpers import BOTS, cli, games
 
@@ -234,7 +234,7 @@ def test_play_session_bots_and_hints_get_views(monkeypatch: pytest.MonkeyPatch) 
             return action
 
     session.bots = {1: Watcher(), 2: Watcher()}
-    monkeypatch.setattr("ladder.play.make_bot", lambda spec: Watcher())
+    monkeypatch.setattr("ladder.table.play.make_bot", lambda spec: Watcher())
     for _ in range(3):
         session.run_bots()
         if session.state.is_terminal():
@@ -284,7 +284,7 @@ def test_trusted_bots_play_without_the_state_guard_but_still_get_views(
             given.append((view is state, view.is_view(), view.viewer))
             return self.bot.step(view)
 
-    monkeypatch.setattr("ladder.match.StateGuard", _NoGuard)
+    monkeypatch.setattr("ai.match.StateGuard", _NoGuard)
     trusted = play_game(state, [Watched(s) for s in specs], resample_seed=5,
                         referee=Referee(fallback_seed=1, trusted=True), trusted=True)
     assert trusted.actions == guarded.actions and trusted.scores == guarded.scores
@@ -301,20 +301,20 @@ def test_a_tournament_game_guards_the_referee_only_when_a_users_bot_plays_in_it(
     """A worker's game where no user's code runs in the worker (tianti's own bots, a `python:`
     bot in a process of its own) is played as trusted (no state guard); one with an `inproc:`
     bot (a user's code inside, by request) keeps the guard."""
-    from ladder.schedule import GameTask
-    from ladder.worker import play_task
+    from ladder.tournament.schedule import GameTask
+    from ladder.tournament.worker import play_task
 
-    import ladder.match
+    import ai.match
 
     made: list[int] = []
-    real = ladder.match.StateGuard
+    real = ai.match.StateGuard
 
     class Counted(real):  # type: ignore[misc, valid-type]
         def __init__(self, state: Any) -> None:
             made.append(1)
             super().__init__(state)
 
-    monkeypatch.setattr("ladder.match.StateGuard", Counted)
+    monkeypatch.setattr("ai.match.StateGuard", Counted)
     for first, guarded in (("random", False), (f"{BOTS}polite", False),
                            (f"inproc:{BOTS}polite", True)):
         made.clear()

@@ -20,7 +20,7 @@ import engine.openspiel as eo  # noqa: E402
 from engine.registry import game_class  # noqa: E402
 from ai.bots import make_bot  # noqa: E402
 from engine.core.state import State  # noqa: E402
-from ladder.match import play_game  # noqa: E402
+from ai.match import play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -492,7 +492,7 @@ def test_nothing_else_in_tianti_imports_the_wrapper():
             if "engine.openspiel" in text or "pyspiel" in text or "open_spiel" in text:
                 offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
-    code = ("import sys, engine, ai.bots, ladder.match\n"
+    code = ("import sys, engine, ai.bots, ai.match\n"
             "for name in engine.game_names(): engine.load_game(name)\n"
             "print(sorted(m for m in sys.modules if 'spiel' in m))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,

@@ -36,8 +36,9 @@ import trueskill
 
 from engine.core.errors import TiantiError
 from engine.core.text import printable
-from ladder.store import MAX_ID, SCHEMA_VERSION, Store, StoreError, goal_reached, pool_key
-from ladder.trueskill_ffa import rate_free_for_all
+from ladder.tournament.store import (MAX_ID, SCHEMA_VERSION, Store, StoreError, goal_reached,
+                                     pool_key)
+from ladder.tournament.trueskill_ffa import rate_free_for_all
 
 # TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 10 %).
 ENV = trueskill.TrueSkill()
@@ -190,7 +191,7 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
 def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
                ranks: list[int]) -> list[trueskill.Rating]:
     """New ratings after one free-for-all game (ranks: 0 = first, equal = draw): `env.rate`'s,
-    computed without its factor-graph objects (ladder/trueskill_ffa.py)."""
+    computed without its factor-graph objects (ladder/tournament/trueskill_ffa.py)."""
     return rate_free_for_all(env, ratings, ranks)
 
 

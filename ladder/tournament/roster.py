@@ -19,7 +19,7 @@ from pathlib import Path
 from ai.bots import BotSpecError, make_bot
 from engine.core.errors import TiantiError
 from engine.core.text import printable, unsafe_characters
-from ladder.worker import BotSetupError, check_bots, is_foreign
+from ladder.tournament.worker import BotSetupError, check_bots, is_foreign
 
 # A bots file is a few lines; anything much larger (or endless, like /dev/zero) is a mistake.
 MAX_BOTS_FILE_BYTES = 1 << 20
@@ -149,7 +149,7 @@ def roster(bot_options: list[str] | None, bots_file: str | Path | None,
 
     tianti's own bots are made here; a user's bot (`python:` spec) runs code nobody has
     checked, so it is made in a separate process, as a worker would make it (time-limited by
-    `move_timeout`, see `ladder.match.setup_limit`; sandboxed): a constructor that raises,
+    `move_timeout`, see `ai.match.setup_limit`; sandboxed): a constructor that raises,
     hangs, exits or kills its process is an error naming the bot, and nothing it prints gets
     into this process's output."""
     bots = [parse_bot_option(b) for b in bot_options or []]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import TiantiError
-from ladder.match import derived_seed
+from ai.match import derived_seed
 
 SEATING_MODES = ("permutations", "rotations")
 # A tournament larger than this is surely a mistake (and its plan would not fit in memory).
@@ -44,8 +44,8 @@ class TournamentSpec:
     seatings: str = "permutations"
     seed: int = 0
     move_timeout: float | None = None
-    # the sequential test (`ladder.sprt.SprtSpec.to_dict()`): the first bot against the others,
-    # the run stopping once it decides; None for a run of fixed length
+    # the sequential test (`ladder.tournament.sprt.SprtSpec.to_dict()`): the first bot against
+    # the others, the run stopping once it decides; None for a run of fixed length
     sprt: dict[str, float] | None = None
 
     @property

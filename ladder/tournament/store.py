@@ -4,8 +4,8 @@ Every finished game is written as one record in its own transaction (so an inter
 loses only the games that were still being played), and a game is keyed by (run, deal,
 seating), so a resumed or doubly-submitted game can never be stored twice. The file is in WAL
 mode with a generous busy timeout, so that several tournaments can write the same store while
-others read it. Ratings are not primary data: `ladder.ratings` derives them from the seats and
-caches them in the `ratings`/`rating_history` tables, which it can rebuild at any time.
+others read it. Ratings are not primary data: `ladder.tournament.ratings` derives them from the
+seats and caches them in the `ratings`/`rating_history` tables, which it can rebuild at any time.
 
 Schema (version 2; a version-1 store is upgraded when it is first opened for writing, and
 read as it is otherwise):
@@ -26,8 +26,8 @@ read as it is otherwise):
   finishing position with faulted seats last (0 = first), `game_rank` the rules' own.
 - `voided(run_id, deal, seating, game, seed, error, worker, finished_at)`: a planned game that
   could not be played for reasons outside any bot's call (its worker killed or stuck from
-  outside as often as the retry limit allows; see `ladder.backends`): nobody's loss, in no
-  rating, and not played again by a resume. Created when the first such game is stored (a
+  outside as often as the retry limit allows; see `ladder.tournament.backends`): nobody's loss,
+  in no rating, and not played again by a resume. Created when the first such game is stored (a
   store without it has none), so it needs no new schema version.
 - `ratings(pool, bot, mu, sigma, games)`, `rating_history(game_id, bot, mu, sigma)`: the cache.
 
@@ -53,8 +53,8 @@ import typer
 
 from engine.core.errors import TiantiError
 from engine.core.text import printable
-from ladder.schedule import TournamentSpec
-from ladder.worker import GameOutcome
+from ladder.tournament.schedule import TournamentSpec
+from ladder.tournament.worker import GameOutcome
 
 FORMAT = "tianti-store"
 SCHEMA_VERSION = 2
@@ -772,8 +772,8 @@ class Store:
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'voided'").fetchone() is not None
 
     def save_void(self, voided: Any) -> bool:
-        """Store a voided game (a `ladder.worker.VoidedGame`); False when that (run, deal,
-        seating) was already stored, played or voided."""
+        """Store a voided game (a `ladder.tournament.worker.VoidedGame`); False when that (run,
+        deal, seating) was already stored, played or voided."""
         with self.transaction():
             self.conn.execute(_VOIDED)
             if self.conn.execute("SELECT 1 FROM games WHERE run_id = ? AND deal = ? AND seating = ?",

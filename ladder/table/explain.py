@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ladder.play import PlaySession
+    from ladder.table.play import PlaySession
 
 # Game name -> the module holding its guide (games without one get generic answers).
 GUIDES: dict[str, str] = {
@@ -50,7 +50,7 @@ def choice_groups(state: Any, actions: list[int]) -> list[tuple[str, str] | None
 
 def explain_choice(session: "PlaySession", arg: str) -> str:
     """`explain N` / `explain NAME` at the prompt: the choice's explanation, numbered as shown."""
-    from ladder.play import PlayError
+    from ladder.table.play import PlayError
 
     if not arg.strip():
         raise PlayError("explain what? explain N (a choice's number) or a choice's name")

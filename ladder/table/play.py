@@ -21,11 +21,11 @@ from engine.core.errors import IllegalActionError, RecordError, TiantiError
 from engine.core.state import State
 from engine.core.text import printable, unsafe_characters
 from engine.registry import load_game
-from ladder.hints import Hint, meaning, search_config, thinking
-from ladder.match import StateGuard, StateTampered, _answer, _NotAnAction
+from ladder.table.hints import Hint, meaning, search_config, thinking
+from ai.match import StateGuard, StateTampered, _answer, _NotAnAction
 from ladder.names import display_name, seat_name
-from ladder.narrate import Line, Move, Narrator, narrator_for, seen_events, story
-from ladder.store import data_dir
+from ladder.table.narrate import Line, Move, Narrator, narrator_for, seen_events, story
+from ladder.tournament.store import data_dir
 
 SAVE_FORMAT = "tianti-play"
 SAVE_VERSION = 1
@@ -50,7 +50,7 @@ class PlayError(TiantiError, ValueError):
 def is_code_spec(spec: str) -> bool:
     """Whether a bot spec runs code of the user's (`python:module:factory`, `inproc:python:...`,
     an `exec:` program): a save naming one needs --trust."""
-    from ladder.roster import runs_code
+    from ladder.tournament.roster import runs_code
 
     return runs_code(spec)
 
@@ -136,7 +136,7 @@ class PlaySession:
         return session
 
     def _make_bots(self) -> None:
-        from ladder.match import setup_limit
+        from ai.match import setup_limit
         from ladder.referee.players import make_player
 
         # a user's bot plays from a process of its own (its handshake may take a minute)

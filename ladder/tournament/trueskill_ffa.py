@@ -1,13 +1,12 @@
 """TrueSkill's update after one free-for-all game, computed as the `trueskill` package does.
 
 `trueskill.TrueSkill.rate` builds a factor graph of Gaussian objects for every game and passes
-messages through it; for a tournament's closing ladder that cost about as much as playing a
-quick game. `rate_free_for_all` sends the very same messages, in the same order and with the
-same floating-point operations, on C doubles (ladder/trueskill_c.pyx) for the case the ladder
-needs (one player per team, weight 1, the package's default environment class and backend):
-the ratings are equal to `rate`'s bit for bit (the tests compare them over many games), about
-a hundred times faster. Anything else, and anything the package would refuse, goes to `rate`
-itself.
+messages through it; for a tournament's closing ladder that cost about as much as playing a quick
+game. `rate_free_for_all` sends the very same messages, in the same order and with the same
+floating-point operations, on C doubles (ladder/tournament/trueskill_c.pyx) for the case the ladder
+needs (one player per team, weight 1, the package's default environment class and backend): the
+ratings are equal to `rate`'s bit for bit (the tests compare them over many games), about a hundred
+times faster. Anything else, and anything the package would refuse, goes to `rate` itself.
 """
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from typing import Sequence
 
 import trueskill
 
-from ladder.trueskill_c import rate as _rate_c
+from ladder.tournament.trueskill_c import rate as _rate_c
 
 # The draw margin between two players, by (draw probability, beta), under the default backend.
 _MARGINS: dict[tuple[float, float], float] = {}

@@ -5,11 +5,11 @@ import json
 import os
 from pathlib import Path
 
-from ladder.play import HUMAN, PlaySession
-from ladder.ratings import update_ratings
-from ladder.schedule import TournamentSpec
-from ladder.store import Store
-from ladder.worker import GameOutcome, SeatOutcome
+from ladder.table.play import HUMAN, PlaySession
+from ladder.tournament.ratings import update_ratings
+from ladder.tournament.schedule import TournamentSpec
+from ladder.tournament.store import Store
+from ladder.tournament.worker import GameOutcome, SeatOutcome
 
 
 def store_human_game(session: PlaySession, path: str | os.PathLike[str] | None = None) -> Path:

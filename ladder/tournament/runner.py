@@ -9,7 +9,7 @@ once (still without losing a stored game: each one is its own transaction).
 A store error while the run goes on (another process holding the write lock past the busy
 timeout, a full disk, a damaged file) stops it the same way: the run is interrupted, not
 finished, and `RunReport.failure` says why in one line. A run with a sequential test
-(`ladder.sprt`) also stops, finished, as soon as the test decides.
+(`ladder.tournament.sprt`) also stops, finished, as soon as the test decides.
 """
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ try:
 except ImportError:  # not POSIX
     resource = None  # type: ignore[assignment]
 
-from ladder.backends import Backend, BackendError, GameFailure
+from ladder.tournament.backends import Backend, BackendError, GameFailure
 from ladder.referee.host import LIMITS_VAR
-from ladder.schedule import GameTask, TournamentSpec, check, count_seatings, plan
-from ladder.sprt import DealTracker, SprtSpec, SprtState
-from ladder.store import Store, StoreError
-from ladder.worker import GameOutcome, VoidedGame
+from ladder.tournament.schedule import GameTask, TournamentSpec, check, count_seatings, plan
+from ladder.tournament.sprt import DealTracker, SprtSpec, SprtState
+from ladder.tournament.store import Store, StoreError
+from ladder.tournament.worker import GameOutcome, VoidedGame
 
 
 @dataclass

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The free-for-all TrueSkill update of ladder/trueskill_ffa.py on C doubles.
+"""The free-for-all TrueSkill update of ladder/tournament/trueskill_ffa.py on C doubles.
 
 The same messages in the same order with the same operations as the `trueskill` package's
 factor graph under its default (pure Python) backend: the package's `erfc`, `cdf`, `pdf` and

@@ -7,17 +7,17 @@ games in flight are the only ones an interrupted tournament loses.
 
 The local pool (`LocalBackend`) gives each worker process a pipe and a `WorkerSlot` of shared
 memory, in which the worker's referee keeps a heartbeat: which game, which seat's bot is being
-called since when, and the moves played so far. The in-process watchdog (see `ladder.worker`)
-interrupts a bot that runs past the move time limit; when that does not work (the bot blocks
-signals, or holds the GIL in compiled code) or the worker process dies in a bot's call (a crash
-in compiled code, `os._exit`), the pool kills or buries the worker, starts a new one, and sends
-the game again with the moves already played and that bot faulted, so the game still finishes
-with the fault on record.
+called since when, and the moves played so far. The in-process watchdog (see
+`ladder.tournament.worker`) interrupts a bot that runs past the move time limit; when that does not
+work (the bot blocks signals, or holds the GIL in compiled code) or the worker process dies in a
+bot's call (a crash in compiled code, `os._exit`), the pool kills or buries the worker, starts a
+new one, and sends the game again with the moves already played and that bot faulted, so the game
+still finishes with the fault on record.
 
-Whose fault a lost worker is, as well as the heartbeat can tell: a worker that exits (with a
-code), crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, ...), signals itself (see
-`ladder.worker._note_own_signals`) or ignores the interrupt past the grace time *during a bot's
-call* is that bot's fault. A worker killed by another signal (`kill -9` from outside, the
+Whose fault a lost worker is, as well as the heartbeat can tell: a worker that exits (with a code),
+crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, ...), signals itself (see
+`ladder.tournament.worker._note_own_signals`) or ignores the interrupt past the grace time *during
+a bot's call* is that bot's fault. A worker killed by another signal (`kill -9` from outside, the
 machine's OOM killer), stopped from outside (SIGSTOP) for longer than the grace time, stalled
 outside any bot's call (`stall_limit`), or whose game fails outside any bot's call, is nobody's:
 the game goes back in the queue, up to `_RETRIES` times, and then is stored as a voided game
@@ -56,10 +56,10 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from engine.core.errors import TiantiError
-from ladder.schedule import GameTask
-from ladder.worker import (GameOutcome, LocalHeartbeat, VoidedGame, WorkerSlot, install_watchdog,
-                           output_path, play_chunk, play_task, read_tail, with_output,
-                           worker_main, _process_sandbox)
+from ladder.tournament.schedule import GameTask
+from ladder.tournament.worker import (GameOutcome, LocalHeartbeat, VoidedGame, WorkerSlot,
+                                      install_watchdog, output_path, play_chunk, play_task,
+                                      read_tail, with_output, worker_main, _process_sandbox)
 
 BACKENDS = ("local", "ray")
 # How many games each local worker holds at once (one playing, the rest waiting in its pipe).
@@ -117,7 +117,7 @@ class _Worker:
     process: Any
     conn: Connection
     slot: WorkerSlot
-    output_dir: str = ""  # where its bots' output goes (see ladder.worker.BotSandbox)
+    output_dir: str = ""  # where its bots' output goes (see ladder.tournament.worker.BotSandbox)
     assigned: dict[int, GameTask] = field(default_factory=dict)  # serial -> task, in send order
     progress: tuple[float, float] = (-1.0, -1.0)  # the heartbeat's progress when last seen ...
     progress_at: float = 0.0  # ... and since when it has not changed

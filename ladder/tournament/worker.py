@@ -10,7 +10,7 @@ thread, whose handler raises `MoveTimeout` inside the bot (this stops Python loo
 sleeps). A bot stuck where signals cannot reach it (compiled code holding the GIL, signals
 blocked) is the local pool's business: its parent process reads the heartbeat from shared memory,
 kills the worker, and restarts the game after the moves already played with that bot faulted
-(see `ladder.backends`).
+(see `ladder.tournament.backends`).
 
 A user's bot (`python:` spec) runs in a `BotSandbox`: its stdout and stderr go to a file of
 its seat (kept with its fault, never in the tournament's output), what it changes of the
@@ -40,12 +40,12 @@ from typing import Any
 from ai.bots import describe_bots, make_bot, parse_spec
 from engine.core.errors import TiantiError
 from engine.registry import load_game
-from ladder.match import (Fault, MoveTimeout, Referee, derived_seed, forfeit_ranks, play_game,
-                          setup_limit)
+from ai.match import (Fault, MoveTimeout, Referee, derived_seed, forfeit_ranks, play_game,
+                      setup_limit)
 from ladder.referee.host import ProcessBot
 from ladder.referee.players import make_player, placement
 from ladder.referee.sandbox import children_of
-from ladder.schedule import GameTask
+from ladder.tournament.schedule import GameTask
 
 # Decisions a shared heartbeat can hold (longer games are restarted from scratch when killed).
 HEARTBEAT_CAPACITY = 1 << 15
@@ -439,7 +439,7 @@ def end_processes(pids: set[int] | None = None, keep: frozenset[int] = frozenset
 
 
 class BotSandbox:
-    """The `CallGuard` of a process that plays tournament games (see `ladder.match.CallGuard`).
+    """The `CallGuard` of a process that plays tournament games (see `ai.match.CallGuard`).
 
     For the seats whose bot is the user's own code (`start_game(guarded)`):
     - its stdout and stderr (file descriptors 1 and 2 and `sys.stdout`/`sys.stderr`) go to
