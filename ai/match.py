@@ -1,4 +1,5 @@
-"""Playing one game between bots: the loop every command (watch, tournaments) uses.
+"""Playing one game between bots: the referee's loop, the one `ai.evaluate`, self-play and the
+ladder (watch, play, tournaments) all use.
 
 `play_game` alone plays a game and lets any error of a bot propagate (what `tianti watch` wants).
 Given a `Referee`, it plays the game the way a tournament must: every call into a bot is timed,
@@ -13,6 +14,11 @@ very int is checked and played, and after every call the referee checks that its
 the game options it shares with the views) is as it was: a bot that changed it anyway (through
 the process, not through what it was given) loses the game and the game goes on from a replay
 of the moves.
+
+A bot that plays from a process of its own (the ladder's `ProcessBot`, its class marked with
+`plays_remotely`) runs none of its code here: the loop sends it what its seat sees of each
+decision, and it fails by raising `BotFault`. This module knows such bots only by that mark, so
+that it stands below the ladder (engine < ai < ladder).
 """
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from ai.bots import Bot, make_bot
-from ladder.referee.host import BotFault, ProcessBot
+from engine.core.errors import TiantiError
 
 # How much of an error message or traceback a fault keeps.
 _MESSAGE_LIMIT = 2000
@@ -35,6 +41,36 @@ _MESSAGE_LIMIT = 2000
 # limit, at most SETUP_SECONDS unless a single move may take longer.
 SETUP_MOVES = 10
 SETUP_SECONDS = 60.0
+
+
+class BotFault(TiantiError):
+    """A bot process failed in one of the protocol's ways; `kind` is "error", "timeout",
+    "invalid" or "crashed". Raised inside the referee's timed call, which records it."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+# The classes whose bots play from a process of their own (see `plays_remotely`): exact classes,
+# not their subclasses.
+_REMOTE: set[type] = set()
+
+
+def plays_remotely(cls: type) -> type:
+    """Mark `cls` (a class decorator) as a bot that plays from a process of its own: none of its
+    code runs in the referee's process, so a game whose every seat is one needs no state guard,
+    and `play_game` sends it what its seat sees: `begin(state, seat)` when the game starts,
+    `observe(state, index, player, action, text)` after every decision (`text` only when its
+    `lean` attribute is false). It fails by raising `BotFault`."""
+    _REMOTE.add(cls)
+    return cls
+
+
+def is_remote(bot: Any) -> bool:
+    """Whether `bot` plays from a process of its own (its exact class is `plays_remotely`)."""
+    return type(bot) in _REMOTE
 
 
 class MoveTimeout(BaseException):
@@ -452,7 +488,7 @@ def play_game(
     # runs in this process, so the state cannot have been changed by one (the check costs a
     # deep copy of the game's attributes at every call); a trusted game (tianti's own bots)
     # needs no guard either
-    outside = all(bot is None or type(bot) is ProcessBot for bot in bots)
+    outside = all(bot is None or is_remote(bot) for bot in bots)
     guard = None if trusted or outside else StateGuard(state)
     history: list[int] = state.history()
     # each seat's bot methods, looked up once (inside a timed call under a referee)
@@ -533,7 +569,7 @@ def play_game(
                 methods.restart()
                 tampered(seat, "restart()")
     # bots in processes of their own are sent what their seat sees of each decision
-    feeds = [(seat, bot) for seat, bot in enumerate(bots) if type(bot) is ProcessBot]
+    feeds = [(seat, bot) for seat, bot in enumerate(bots) if is_remote(bot)]
     for seat, bot in feeds:
         if referee is None or seat not in referee.faulted_seats():
             bot.begin(state, seat)
@@ -604,13 +640,3 @@ def play_game(
         faults=faults,
         movers=movers,
     )
-
-
-def _is_legal(state: Any, action: Any) -> bool:
-    """Whether a bot's answer is one of the legal actions (an integer, not a bool)."""
-    if isinstance(action, bool):
-        return False
-    try:
-        return operator.index(action) in state.legal_actions()
-    except TypeError:
-        return False

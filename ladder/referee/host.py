@@ -27,7 +27,7 @@ import tempfile
 import time
 from typing import Any, Sequence
 
-from engine.core.errors import TiantiError
+from ai.match import BotFault, plays_remotely
 from ladder.referee import protocol as P
 
 # How long a bot may take to answer the handshake when moves have no time limit: None (a
@@ -36,16 +36,6 @@ _MESSAGE_LIMIT = 2000
 # Bytes of output a bot may leave unread in its stdin before it is "crashed" (it stopped
 # reading): updates are small, a game's are far below this.
 _MAX_PENDING = 1 << 24
-
-
-class BotFault(TiantiError):
-    """A bot process failed in one of the protocol's ways; `kind` is "error", "timeout",
-    "invalid" or "crashed". Raised inside the referee's timed call, which records it."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 # The environment variable that overrides the sandbox's limits for every bot process, in
@@ -146,6 +136,7 @@ def _ended(code: int | None) -> str:
     return f"exited with code {code}"
 
 
+@plays_remotely
 class ProcessBot:
     """A bot that plays from a process of its own over the protocol (see the module doc).
 
