@@ -16,7 +16,7 @@ still finishes with the fault on record.
 
 Whose fault a lost worker is, as well as the heartbeat can tell: a worker that exits (with a code),
 crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, ...), signals itself (see
-`ladder.tournament.worker._note_own_signals`) or ignores the interrupt past the grace time *during
+`ladder.tournament.inproc.note_own_signals`) or ignores the interrupt past the grace time *during
 a bot's call* is that bot's fault. A worker killed by another signal (`kill -9` from outside, the
 machine's OOM killer), stopped from outside (SIGSTOP) for longer than the grace time, stalled
 outside any bot's call (`stall_limit`), or whose game fails outside any bot's call, is nobody's:
@@ -57,9 +57,10 @@ from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from engine.core.errors import TiantiError
 from ladder.tournament.schedule import GameTask
+from ladder.tournament.inproc import output_path, read_tail, with_output
 from ladder.tournament.worker import (GameOutcome, LocalHeartbeat, VoidedGame, WorkerSlot,
-                                      install_watchdog, output_path, play_chunk, play_task,
-                                      read_tail, with_output, worker_main, _process_sandbox)
+                                      install_watchdog, kill_group, play_task, worker_main,
+                                      _process_sandbox)
 
 BACKENDS = ("local", "ray")
 # How many games each local worker holds at once (one playing, the rest waiting in its pipe).
@@ -117,7 +118,7 @@ class _Worker:
     process: Any
     conn: Connection
     slot: WorkerSlot
-    output_dir: str = ""  # where its bots' output goes (see ladder.tournament.worker.BotSandbox)
+    output_dir: str = ""  # where its bots' output goes (see ladder.tournament.inproc.BotSandbox)
     assigned: dict[int, GameTask] = field(default_factory=dict)  # serial -> task, in send order
     progress: tuple[float, float] = (-1.0, -1.0)  # the heartbeat's progress when last seen ...
     progress_at: float = 0.0  # ... and since when it has not changed
@@ -180,12 +181,12 @@ class LocalBackend:
         if worker in self._pool:
             self._pool.remove(worker)
         worker.conn.close()
-        _kill_group(worker.process.pid)  # what its bots started, if still there
+        kill_group(worker.process.pid)  # what its bots started, if still there
         shutil.rmtree(worker.output_dir, ignore_errors=True)
 
     def _kill(self, worker: _Worker) -> None:
         """Kill a worker and every process of its group (what its bots started)."""
-        _kill_group(worker.process.pid)
+        kill_group(worker.process.pid)
         worker.process.kill()
         worker.process.join(5)
 
@@ -371,7 +372,7 @@ class LocalBackend:
     def close(self) -> None:
         for worker in self._pool:
             if worker.assigned:
-                _kill_group(worker.process.pid)  # games in flight are dropped
+                kill_group(worker.process.pid)  # games in flight are dropped
                 worker.process.kill()
             else:
                 try:
@@ -916,16 +917,6 @@ def _quiet_ray(report: Callable[[str], None]) -> Callable[[], None]:
             ray_worker.print_to_stdstream = original
 
     return undo
-
-
-def _kill_group(pid: int | None) -> None:
-    """SIGKILL the process group a worker leads (it, and what its bots started)."""
-    if pid is None:
-        return
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
 
 
 def _is_stopped(pid: int | None) -> bool:

@@ -19,7 +19,7 @@ from pathlib import Path
 from ai.bots import BotSpecError, make_bot
 from engine.core.errors import TiantiError
 from engine.core.text import printable, unsafe_characters
-from ladder.tournament.worker import BotSetupError, check_bots, is_foreign
+from ladder.tournament.bot_check import BotSetupError, check_bots, is_foreign
 
 # A bots file is a few lines; anything much larger (or endless, like /dev/zero) is a mistake.
 MAX_BOTS_FILE_BYTES = 1 << 20

@@ -12,24 +12,18 @@ blocked) is the local pool's business: its parent process reads the heartbeat fr
 kills the worker, and restarts the game after the moves already played with that bot faulted
 (see `ladder.tournament.backends`).
 
-A user's bot (`python:` spec) runs in a `BotSandbox`: its stdout and stderr go to a file of
-its seat (kept with its fault, never in the tournament's output), what it changes of the
-process's signal handling is put back after each call, and the processes it starts are
-killed at the end of its game. Every piece of its code runs in a timed call of the referee's
-(making it, looking up its methods, its moves, its destructor). `check_bots` makes each such
-bot once in a separate guarded process before a tournament stores anything.
+A user's bot plays from a process of its own (`ladder.referee`), kept by the worker from game to
+game. Only a bot the user asked to run in this process (`inproc:`) runs here, in a `BotSandbox`
+(`ladder.tournament.inproc`); every piece of its code runs in a timed call of the referee's
+(making it, looking up its methods, its moves, its destructor).
 """
 from __future__ import annotations
 
 import ctypes
-import io
 import json
 import os
-import shutil
 import signal
 import socket
-import sys
-import tempfile
 import threading
 import time
 import traceback
@@ -37,14 +31,13 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ai.bots import describe_bots, make_bot, parse_spec
-from engine.core.errors import TiantiError
-from engine.registry import load_game
+from ai.bots import describe_bots, parse_spec
 from ai.match import (Fault, MoveTimeout, Referee, derived_seed, forfeit_ranks, play_game,
                       setup_limit)
+from engine.registry import load_game
 from ladder.referee.host import ProcessBot
 from ladder.referee.players import make_player, placement
-from ladder.referee.sandbox import children_of
+from ladder.tournament.inproc import BotSandbox, is_guarded, note_own_signals, with_output
 from ladder.tournament.schedule import GameTask
 
 # Decisions a shared heartbeat can hold (longer games are restarted from scratch when killed).
@@ -173,7 +166,7 @@ class WorkerSlot:
     actions and move times played so far in the current game, and its faults as JSON."""
 
     # header fields; SELF_SIGNAL is the SERIAL of the last bot call during which the process
-    # sent a signal to itself (see _note_own_signals), -1 if none
+    # sent a signal to itself (see note_own_signals), -1 if none
     TASK, IN_MOVE, SEAT, INDEX, STARTED, N_ACTIONS, SERIAL, FAULTS_LEN, LIMIT, SELF_SIGNAL = range(10)
     HEADER = 10
 
@@ -341,289 +334,6 @@ def install_watchdog(hb: Any) -> bool:
     return True
 
 
-# -- a bot's manners in the process: its output, its children, what it changes -------------------
-
-# Characters of a bot's output kept with its fault.
-OUTPUT_KEEP = 4000
-# A seat's output file is cut back to its last _OUTPUT_TAIL bytes when it grows past _OUTPUT_TRIM.
-_OUTPUT_TRIM = 1 << 20
-_OUTPUT_TAIL = 1 << 16
-_GUARDED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGALRM", "SIGINT", "SIGTERM", "SIGHUP")
-                         if hasattr(signal, n))
-
-
-def is_foreign(spec: str) -> bool:
-    """Whether a bot spec names a user's own code (`python:module:factory`, `exec:` programs,
-    `inproc:python:...`), which is checked before a tournament; tianti's own bots print
-    nothing, start nothing and change nothing."""
-    return placement(spec) != "builtin"
-
-
-def is_guarded(spec: str) -> bool:
-    """Whether a bot spec is a user's code asked to run inside this process (`inproc:`), which
-    runs in a `BotSandbox`; every other user's bot plays from a process of its own."""
-    return placement(spec) == "inproc"
-
-
-def output_path(directory: str, seat: int) -> str:
-    """The file that receives the output of `seat`'s bot in a worker's output directory."""
-    return os.path.join(directory, f"seat{seat}.out")
-
-
-def read_tail(path: str, limit: int = OUTPUT_KEEP) -> str:
-    """The last `limit` characters of a file (decoded leniently); "" if there is none."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - 4 * limit))
-            data = f.read()
-    except OSError:
-        return ""
-    text = data.decode("utf-8", "replace")
-    return text[-limit:] if len(text) > limit else text
-
-
-def with_output(message: str, output: str) -> str:
-    """A fault's message with the bot's output put before it (the message's last line stays
-    the error's own, which is what `tianti tournament show` prints)."""
-    if not output.strip():
-        return message
-    return (f"[the bot's output, its last {len(output)} characters:]\n{output.rstrip()}\n"
-            f"[end of the bot's output]\n{message}")
-
-
-def descendants(pid: int | None = None) -> set[int]:
-    """Every process below `pid` (default: this one) in the process tree (Linux; empty
-    elsewhere)."""
-    root = os.getpid() if pid is None else pid
-    found: set[int] = set()
-    stack = [root]
-    while stack:
-        for child in children_of(stack.pop()):
-            if child not in found and child != root:
-                found.add(child)
-                stack.append(child)
-    return found
-
-
-def end_processes(pids: set[int] | None = None, keep: frozenset[int] = frozenset()) -> int:
-    """Kill (SIGKILL) this process's descendants except `keep`, again and again until none is
-    left (a bot's child may be forking), and reap those that were ours. Returns how many."""
-    ended: set[int] = set()
-    for _ in range(200):
-        alive = {p for p in (descendants() if pids is None else pids) if p not in keep}
-        if pids is not None:
-            pids = {p for p in pids if os.path.exists(f"/proc/{p}")}
-            alive = {p for p in alive if p in pids}
-        if not alive:
-            break
-        for p in alive:
-            try:
-                os.kill(p, signal.SIGKILL)
-            except OSError:
-                pass
-            ended.add(p)
-        for p in alive:
-            try:
-                os.waitpid(p, os.WNOHANG)
-            except OSError:  # not our child (a grandchild: its parent is dying, or init reaps it)
-                pass
-        time.sleep(0.005)
-    for p in ended:  # the last ones killed
-        try:
-            os.waitpid(p, os.WNOHANG)
-        except OSError:
-            pass
-    return len(ended)
-
-
-class BotSandbox:
-    """The `CallGuard` of a process that plays tournament games (see `ai.match.CallGuard`).
-
-    For the seats whose bot is the user's own code (`start_game(guarded)`):
-    - its stdout and stderr (file descriptors 1 and 2 and `sys.stdout`/`sys.stderr`) go to
-      its own file (`output_path`) during its calls, so nothing it prints reaches the
-      tournament's output, and what it printed can be kept with its fault; a process it
-      starts inherits that file;
-    - after each of its calls, whatever it changed of the process's signal handling (the
-      handlers of SIGALRM, SIGINT, SIGTERM, SIGHUP and the blocked signals, which the move
-      watchdog relies on) and `sys.stdout`/`sys.stderr` are put back;
-    - at the end of the game, `end_game` kills every process the game started (with
-      `adopt_orphans`, this process first becomes the "subreaper" of its descendants on Linux,
-      so even a daemon that detached itself comes back to be killed), and tells whether the
-      bots left threads running (`tainted`: the process should not play another game).
-
-    With `quiet_outside`, descriptors 1 and 2 point to `worker.out` in the directory between
-    calls too (a bot's thread printing later does not reach the tournament's output either)."""
-
-    def __init__(self, directory: str | None = None, quiet_outside: bool = False,
-                 adopt_orphans: bool = False) -> None:
-        self._own_directory = directory is None
-        self.directory = directory if directory is not None else tempfile.mkdtemp(
-            prefix="tianti-bots-")
-        os.makedirs(self.directory, exist_ok=True)
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                if stream is not None:
-                    stream.flush()
-            except (OSError, ValueError):
-                pass
-        if quiet_outside:
-            quiet = os.open(os.path.join(self.directory, "worker.out"),
-                            os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_TRUNC, 0o600)
-            os.dup2(quiet, 1)
-            os.dup2(quiet, 2)
-            os.close(quiet)
-        # what fds 1 and 2 are between calls
-        self._outside = (os.dup(1), os.dup(2))
-        self._stdout = self._stream(1)
-        self._stderr = self._stream(2)
-        sys.stdout, sys.stderr = self._stdout, self._stderr
-        self._handlers = {sig: signal.getsignal(sig) for sig in _GUARDED_SIGNALS}
-        self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
-        self._fds: dict[int, int] = {}
-        self._before: frozenset[int] = frozenset(descendants())
-        self._threads = 0
-        self.tainted = False
-        if adopt_orphans:
-            _become_subreaper()
-
-    @staticmethod
-    def _stream(fd: int) -> io.TextIOWrapper:
-        return io.TextIOWrapper(io.BufferedWriter(io.FileIO(fd, "w", closefd=False)),
-                                encoding="utf-8", errors="backslashreplace", line_buffering=True,
-                                write_through=True)
-
-    def start_game(self, guarded: set[int] | frozenset[int]) -> None:
-        """A game starts; the bots of the seats in `guarded` are sandboxed."""
-        self._close_files()
-        for seat in guarded:
-            self._fds[seat] = os.open(output_path(self.directory, seat),
-                                      os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_TRUNC, 0o600)
-        if self._fds:  # what `end_game` compares with (only a game with a sandboxed bot)
-            self._threads = _thread_count()
-            self._before = frozenset(descendants())
-
-    def enter(self, seat: int) -> None:
-        fd = self._fds.get(seat)
-        if fd is not None:
-            os.dup2(fd, 1)
-            os.dup2(fd, 2)
-
-    def leave(self, seat: int) -> None:
-        fd = self._fds.get(seat)
-        if fd is None:
-            return
-        for name, ours in (("stdout", self._stdout), ("stderr", self._stderr)):
-            try:
-                ours.flush()
-            except (OSError, ValueError):  # the bot closed it
-                ours = self._stream(1 if name == "stdout" else 2)
-                setattr(self, "_" + name, ours)
-            if getattr(sys, name) is not ours:
-                setattr(sys, name, ours)
-        os.dup2(self._outside[0], 1)
-        os.dup2(self._outside[1], 2)
-        for sig, handler in self._handlers.items():
-            if signal.getsignal(sig) is not handler:
-                signal.signal(sig, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
-        try:
-            if os.fstat(fd).st_size > _OUTPUT_TRIM:
-                tail = read_tail(output_path(self.directory, seat), _OUTPUT_TAIL)
-                os.ftruncate(fd, 0)
-                os.write(fd, ("[... cut]\n" + tail).encode("utf-8", "replace"))
-        except OSError:
-            pass
-
-    def output(self, seat: int) -> str:
-        """The last part of what `seat`'s bot printed in this game ("" if it is not guarded)."""
-        if seat not in self._fds:
-            return ""
-        return read_tail(output_path(self.directory, seat))
-
-    def end_game(self) -> None:
-        """The game is over: end the processes it started, note whether it left threads."""
-        if self._fds:
-            end_processes(keep=self._before)
-            self.tainted = self.tainted or _thread_count() > self._threads
-        self._close_files()
-
-    def _close_files(self) -> None:
-        for fd in self._fds.values():
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self._fds.clear()
-
-    def close(self) -> None:
-        """Stop sandboxing (the output directory is removed if this made it)."""
-        self._close_files()
-        if self._own_directory:
-            shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def _thread_count() -> int:
-    """Threads of this process: the kernel's count on Linux (it also sees threads started
-    behind the threading module's back), else the threading module's."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return threading.active_count()
-
-
-def _become_subreaper() -> None:
-    """Make orphaned descendants of this process its children (Linux), so that `end_game`
-    can find a bot's detached daemons."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_CHILD_SUBREAPER = 36
-        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
-def _note_own_signals(mark: Any) -> None:
-    """Wrap the ways Python code sends a signal to its own process (`os.kill`, `os.killpg`,
-    `signal.raise_signal`, `signal.pthread_kill`) so that, called by the main thread (where
-    bots' calls run) or by a process a bot forked, they first call `mark()`: a worker killed by
-    a signal after that killed itself (its bot did), not someone outside."""
-    me = os.getpid()
-    group = os.getpgrp()
-    kill, killpg = os.kill, os.killpg
-    raise_signal, pthread_kill = signal.raise_signal, signal.pthread_kill
-
-    def mine() -> bool:
-        return os.getpid() != me or threading.current_thread() is threading.main_thread()
-
-    def noted_kill(pid: int, sig: int) -> None:
-        if mine() and pid in (me, 0, -group, -1):
-            mark()
-        kill(pid, sig)
-
-    def noted_killpg(pgid: int, sig: int) -> None:
-        if mine() and pgid in (0, group):
-            mark()
-        killpg(pgid, sig)
-
-    def noted_raise(sig: int) -> None:
-        if mine():
-            mark()
-        raise_signal(sig)
-
-    def noted_pthread_kill(tid: int, sig: int) -> None:
-        if mine():
-            mark()
-        pthread_kill(tid, sig)
-
-    os.kill = noted_kill  # type: ignore[assignment]
-    os.killpg = noted_killpg  # type: ignore[assignment]
-    signal.raise_signal = noted_raise  # type: ignore[assignment]
-    signal.pthread_kill = noted_pthread_kill  # type: ignore[assignment]
-
-
 # -- playing a task ------------------------------------------------------------------------------
 
 _seeded_bots: dict[str, bool] | None = None
@@ -652,8 +362,8 @@ def play_task(task: GameTask, heartbeat: Any = None,
 
     Every call into a bot's code is a timed call of the referee's: making it, looking up its
     methods, each of its moves and, at the end, letting it go (its destructor). With a
-    `sandbox`, the seats of users' own bots (`python:` specs) are sandboxed (see `BotSandbox`)
-    and a fault of theirs carries what they printed."""
+    `sandbox`, the seats of users' bots asked in-process (`inproc:`) are sandboxed (see
+    `BotSandbox`) and a fault of theirs carries what they printed."""
     start = time.perf_counter()
     cpu_start = time.process_time()
     hb = heartbeat if heartbeat is not None else LocalHeartbeat()
@@ -799,21 +509,6 @@ def _compact(values: list[Any]) -> str:
     return json.dumps(values, separators=(",", ":"))
 
 
-def play_chunk(tasks: list[GameTask]) -> list[GameOutcome | tuple[str, str]]:
-    """Play several tasks in this process (a Ray task's body); a task that fails outside any
-    bot's call gives ("failed", traceback) in its place."""
-    hb = _process_heartbeat()
-    sandbox = _process_sandbox()
-    out: list[GameOutcome | tuple[str, str]] = []
-    for task in tasks:
-        hb.start_task(task)
-        try:
-            out.append(play_task(task, hb, sandbox))
-        except Exception:
-            out.append(("failed", traceback.format_exc()))
-    return out
-
-
 _heartbeat: LocalHeartbeat | None = None
 _sandbox: BotSandbox | None = None
 
@@ -834,7 +529,17 @@ def _process_sandbox() -> BotSandbox:
     return _sandbox
 
 
-def _die_with_parent() -> None:
+def kill_group(pid: int | None) -> None:
+    """SIGKILL the process group a worker leads (it, and what its bots started), if any."""
+    if pid is None:
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def die_with_parent() -> None:
     """Ask Linux to kill this process when its parent dies (so a SIGKILLed tournament leaves no
     workers behind); elsewhere the closed pipe ends the worker at its next task."""
     try:
@@ -856,7 +561,7 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int,
     threads running, it plays no more: it exits and the pool starts a fresh one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent()
+    die_with_parent()
     if os.getppid() != parent_pid:
         return
     try:
@@ -865,7 +570,7 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int,
         pass
     hb = SharedHeartbeat(slot)
     install_watchdog(hb)
-    _note_own_signals(hb.mark_self_signal)
+    note_own_signals(hb.mark_self_signal)
     sandbox = BotSandbox(output_dir, quiet_outside=True, adopt_orphans=True)
     while True:
         try:
@@ -890,157 +595,3 @@ def worker_main(conn: Connection, slot: WorkerSlot, parent_pid: int,
         if sandbox.tainted or reply[0] == "failed":
             close_processes()
             return  # a fresh process for the next game
-
-
-# -- making the bots before a tournament --------------------------------------------------------
-
-class BotSetupError(TiantiError):
-    """A bot cannot be made: its constructor raised, ran past its time, or ended its process."""
-
-
-# How long the checking process may take to start (imports) before its first bot.
-_PROBE_START_SECONDS = 120.0
-
-
-def check_bots(bots: list[tuple[str, str]], move_timeout: float | None) -> None:
-    """Make each (name, spec) bot once, in a fresh process as a worker would (sandboxed, its
-    time limited to `setup_limit(move_timeout)`), before a tournament stores anything: a
-    constructor that raises, hangs, exits or kills its process is a `BotSetupError` naming the
-    bot. The process and whatever the bots started end here; nothing they print gets out."""
-    if not bots:
-        return
-    import multiprocessing
-    from multiprocessing.connection import wait
-
-    limit = setup_limit(move_timeout)
-    grace = max(2.0, limit) if limit is not None else None
-    ctx = multiprocessing.get_context("spawn")
-    reader, writer = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_probe_main, args=(writer, list(bots), limit),
-                          name="tianti-bot-check", daemon=True)
-    process.start()
-    writer.close()
-    current: int | None = None  # the bot being made
-    deadline: float | None = time.monotonic() + _PROBE_START_SECONDS
-
-    def who(i: int) -> str:
-        return f"bot {bots[i][0]!r} ({bots[i][1]})"
-
-    try:
-        while True:
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = wait([reader, process.sentinel], timeout)
-            if reader in ready:
-                try:
-                    message = reader.recv()
-                except (EOFError, OSError):
-                    message = None
-                if message is not None:
-                    if message[0] == "start":
-                        current = message[1]
-                        deadline = None if limit is None else time.monotonic() + limit + grace
-                    elif message[0] == "made":
-                        _, i, error, output = message
-                        if error is not None:
-                            raise BotSetupError(f"{who(i)} cannot be made: {error}"
-                                                + _output_note(output))
-                        current, deadline = None, time.monotonic() + _PROBE_START_SECONDS
-                    elif message[0] == "done":
-                        return
-                    continue
-            if process.sentinel in ready or not process.is_alive():
-                process.join(5)
-                code = process.exitcode
-                how = (f"was killed by signal {-code}" if code is not None and code < 0
-                       else f"exited with code {code}")
-                if current is None:
-                    raise BotSetupError(f"the process checking the bots {how} before making one")
-                raise BotSetupError(
-                    f"{who(current)} cannot be made: its process {how} while it was being made"
-                    + _output_note(read_tail(output_path(_probe_dir(process.pid), current))))
-            if not ready:  # the deadline passed
-                if current is None:
-                    raise BotSetupError("the process checking the bots did not start in "
-                                        f"{_PROBE_START_SECONDS:g} s")
-                raise BotSetupError(
-                    f"{who(current)} cannot be made: not made within the time limit of "
-                    f"{limit:g} s (ten moves' time, at most a minute unless a move may take "
-                    f"longer); its process was killed")
-    finally:
-        reader.close()
-        _kill_group(process.pid)
-        process.join(5)
-        shutil.rmtree(_probe_dir(process.pid), ignore_errors=True)
-
-
-def _output_note(output: str, lines: int = 5) -> str:
-    """The last lines a bot printed, for an error message ("" if it printed nothing)."""
-    tail = [line for line in output.strip().splitlines() if line.strip()][-lines:]
-    if not tail:
-        return ""
-    return "\n  its last output:\n" + "\n".join("    " + line[:200] for line in tail)
-
-
-def _probe_dir(pid: int) -> str:
-    return os.path.join(tempfile.gettempdir(), f"tianti-bot-check-{pid}")
-
-
-def _kill_group(pid: int) -> None:
-    """SIGKILL the process group led by `pid` (a worker and what its bots started), if any."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
-
-
-def _probe_main(conn: Connection, bots: list[tuple[str, str]], limit: float | None) -> None:
-    """The checking process of `check_bots`: makes each bot under the watchdog and the
-    sandbox, and lets it go again, reporting each step through `conn`."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent()
-    try:
-        os.setpgrp()
-    except OSError:
-        pass
-    hb = LocalHeartbeat()
-    install_watchdog(hb)
-    sandbox = BotSandbox(_probe_dir(os.getpid()), quiet_outside=True, adopt_orphans=True)
-    referee = Referee(None, hb, guard=sandbox)
-    sandbox.start_game(set(range(len(bots))))
-    for i, (_, spec) in enumerate(bots):
-        conn.send(("start", i))
-        made, _, fault = referee.call(i, -1, _make_checked, spec, limit, limit=limit)
-        if fault is None and isinstance(made, _SpecProblem):
-            error: str | None = made.message
-        elif fault is not None:
-            error = fault.message.strip().splitlines()[-1] if fault.kind == "error" else fault.message
-        elif type(made) is ProcessBot:
-            error = None
-            made.close()
-        else:
-            error = None
-            holder = [made]
-            made = None
-            _, _, fault = referee.call(i, -1, holder.clear, limit=limit)
-            if fault is not None:
-                error = "its destructor failed: " + fault.message.strip().splitlines()[-1]
-        made = None
-        conn.send(("made", i, error, sandbox.output(i)))
-    sandbox.end_game()
-    conn.send(("done",))
-
-
-class _SpecProblem:
-    """A spec that names no bot that can be made (BotSpecError), said plainly."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-
-def _make_checked(spec: str, limit: float | None = None) -> Any:
-    from ai.bots import BotSpecError
-
-    try:
-        return make_player(spec, setup_timeout=limit)
-    except BotSpecError as e:
-        return _SpecProblem(str(e))
