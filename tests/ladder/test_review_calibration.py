@@ -13,7 +13,7 @@ from ladder.review import Decision, GameReview, ReviewError, Settings, review_ga
 from ladder.review.calibration import (accuracy_by_player, bin_index, brier, brier_reference,
                                        calibration_error, decision_points, ordered,
                                        pair_table_text, reliability, summarize, table_text)
-from ladder.review.verdict import drop_points, game_accuracy, move_accuracy
+from ladder.review.verdict import decision_weight, drop_points, game_accuracy, move_accuracy
 
 
 def _decision(move: int, before: float, after: float) -> Decision:
@@ -21,7 +21,8 @@ def _decision(move: int, before: float, after: float) -> Decision:
     return Decision(move=move, period="month", number=1, situation="", choices=2, made=0,
                     made_text="a", best=0, best_text="a", before=before, after=after,
                     best_visits=500, after_visits=500, after_from="root", iterations=500,
-                    drop=drop, accuracy=move_accuracy(drop), verdict=None)
+                    drop=drop, accuracy=move_accuracy(drop), verdict=None,
+                    weight=decision_weight(before, after))
 
 
 def _game(seat: int, pairs: list[tuple[float, float]], outcome: float | None) -> GameReview:
@@ -30,7 +31,8 @@ def _game(seat: int, pairs: list[tuple[float, float]], outcome: float | None) ->
     return GameReview(game="dragon", options={}, players=2, seat=seat, names=["A", "B"],
                       source="test", settings={}, noun="chance to win",
                       finished=outcome is not None, outcome=outcome, scores=[0, 0],
-                      decisions=ds, skipped=0, accuracy=game_accuracy([d.drop for d in ds]),
+                      decisions=ds, skipped=0,
+                      accuracy=game_accuracy([d.drop for d in ds], [d.weight for d in ds]),
                       balance=None, seconds=0.0)
 
 
@@ -92,10 +94,9 @@ def test_accuracy_per_player_with_its_interval():
     assert a.games == 2 and a.mean == pytest.approx((first + second) / 2)
     half = 1.96 * abs(first - second) / math.sqrt(2) / math.sqrt(2)
     assert (a.low, a.high) == pytest.approx((a.mean - half, a.mean + half))
-    # B: one game, drops 10 and 0: the mean of the arithmetic and harmonic means.
+    # B: one game, drops 10 and 0, both while the game was open: their mean.
     m = [move_accuracy(10.0), move_accuracy(0.0)]
-    assert b.games == 1 and b.mean == pytest.approx(
-        ((m[0] + m[1]) / 2 + 2 / (1 / m[0] + 1 / m[1])) / 2)
+    assert b.games == 1 and b.mean == pytest.approx((m[0] + m[1]) / 2)
     assert b.low == b.high == b.mean
 
 
