@@ -13,10 +13,15 @@ and its accuracy figure against bots of known strength (the levels of `tianti pl
    reviews at a time.
 3. Prints (80 columns) the reliability table of every reviewed decision's estimated chance to
    win "before" the decision against the fraction of those decisions whose seat won, in 10
-   bins, with the Brier score; and each bot's mean game accuracy with a 95% interval over its
-   games, checking that it orders the levels as `tianti play --level` does (strong above the
-   higher level above the lower). `--json FILE` writes everything. Exit status 1 when the
-   ordering does not hold.
+   bins, with the Brier score; and each level's mean game accuracy (decisions while the game
+   was open, ladder/review/verdict.py) with a 95% interval over its games against strong,
+   strong's over its games against the highest level, checking that it orders the levels as
+   `tianti play --level` does and saying which neighbours' intervals are apart. `--json FILE`
+   writes everything, every decision's estimates included. Exit status 1 when the ordering
+   does not hold.
+
+`--rescore FILE...` plays and searches nothing: it pools earlier `--json` files and prints the
+same tables with the accuracy recomputed from their stored estimates by the current rule.
 
 The arithmetic is ladder/review/calibration.py; this script only plays, reviews and prints.
 """
