@@ -3,6 +3,7 @@ bins, the Brier score and the accuracy per player with its interval, on tiny gam
 numbers, and one real game reviewed end to end."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -142,3 +143,33 @@ def test_side_by_side_tables_fit_80_columns_and_need_the_same_bins():
     assert lines[3].split()[-3:] == ["0", "-", "-"]   # no decision of the first game there
     with pytest.raises(ReviewError, match="same bins"):
         pair_table_text(reliability(points), reliability(points, bins=5), ("a", "b"))
+
+
+def test_the_benchmark_rescores_stored_estimates_by_the_current_rule(tmp_path):
+    from benchmarks.review_calibration import rescore, rescored
+
+    # A level crushed early: one open 30-point drop, then two decisions in a lost game; and
+    # strong in the same game, winning from 60% without a drop.
+    steps = [[0.6, 0.3, 500, 500, 4, []], [0.015, 0.0, 500, 500, 3, []],
+             [0.01, 0.0, 500, 500, 2, []]]
+    row = {"seat": 1, "bot": "L1", "opponent": "S", "outcome": 0.0, "accuracy": 1.0,
+           "decisions": 3, "steps": steps, "game": 1}
+    out = rescored(row)
+    assert out["accuracy"] == pytest.approx(move_accuracy(30.0)) and out["open"] == 1
+    assert out["points"] == [(0.6, 0.0), (0.015, 0.0), (0.01, 0.0)]
+    assert row["accuracy"] == 1.0 and "open" not in row          # the row is not changed
+    with pytest.raises(SystemExit, match="no 'steps'"):
+        rescored({k: v for k, v in row.items() if k != "steps"})
+    strong = dict(row, seat=0, bot="S", opponent="L1", outcome=1.0, decisions=2,
+                  steps=[[0.6, 0.6, 500, 500, 4, []], [0.99, 0.99, 500, 500, 3, []]])
+    data = {"seed": 9, "db": "x.sqlite", "games": 1, "levels": [1], "strong_iterations": 10,
+            "review_iterations": 10, "workers": 1,
+            "names": {"S": "level 6 (strong)", "L1": "level 1 (beginner)"},
+            "reviews": [row, strong]}
+    src, dst = tmp_path / "in.json", tmp_path / "out.json"
+    src.write_text(json.dumps(data))
+    assert rescore([src], dst) == 0                                # strong above level 1
+    back = json.loads(dst.read_text())
+    assert back["accuracy_ranked"]["L1"]["mean"] == pytest.approx(move_accuracy(30.0))
+    assert back["accuracy_ranked"]["S"]["mean"] == pytest.approx(move_accuracy(0.0))
+    assert back["open_decisions"] == 2 and back["decisions"] == 5
