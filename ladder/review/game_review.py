@@ -16,11 +16,11 @@ from typing import Any, Callable
 from ladder.table.hints import meaning
 from ladder.review.analysis import ReviewError, Settings, decisions, estimate_all
 from ladder.review.context import followed, period, situation
-from ladder.review.verdict import (Balance, balance, classify, drop_points, game_accuracy,
-                                   move_accuracy)
+from ladder.review.verdict import (Balance, balance, classify, decision_weight, drop_points,
+                                   game_accuracy, move_accuracy)
 
 FORMAT = "tianti-review"
-VERSION = 1
+VERSION = 2   # 2: the accuracy counts only the decisions taken while the game was open
 
 
 @dataclass
@@ -45,6 +45,7 @@ class Decision:
     drop: float
     accuracy: float
     verdict: str | None        # blunder / mistake / inaccuracy / None
+    weight: float = 1.0        # its weight in the game's accuracy (0: the game was decided)
     luck: float | None = None  # points the chance moved after it, before the next decision
     followed: list[str] = field(default_factory=list)
     top: list[dict[str, Any]] = field(default_factory=list)  # action, text, visits, mean
@@ -160,6 +161,7 @@ def review_game(start: Any, actions: list[int], seat: int, settings: Settings, *
             best_visits=e.best_visits, after_visits=e.after_visits, after_from=e.after_from,
             iterations=e.iterations, drop=drop, accuracy=move_accuracy(drop),
             verdict=classify(e.before, e.after, e.best_visits, e.after_visits),
+            weight=decision_weight(e.before, e.after),
             followed=followed(truth, job.move, seat, (kind, number), periods), top=top))
     finished = truth.is_terminal()
     outcome = float(truth.returns()[seat]) if finished else None
@@ -173,7 +175,8 @@ def review_game(start: Any, actions: list[int], seat: int, settings: Settings, *
         seat=seat, names=list(names or [f"P{i}" for i in range(start.num_players())]),
         source=source, settings=settings.to_dict(), noun=_noun(settings, start),
         finished=finished, outcome=outcome, scores=list(truth.scores()), decisions=out,
-        skipped=forced, accuracy=game_accuracy([d.drop for d in out]),
+        skipped=forced,
+        accuracy=game_accuracy([d.drop for d in out], [d.weight for d in out]),
         balance=asdict(bal) if bal else None, seconds=time.perf_counter() - began)
 
 

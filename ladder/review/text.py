@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.text import WIDTH, clip, display_width, fill, pad
 from ladder.review.game_review import Decision, GameReview
-from ladder.review.verdict import THRESHOLDS
+from ladder.review.verdict import DECIDED, THRESHOLDS
 
 SPARK = "▁▂▃▄▅▆▇█"
 BAR = 20
@@ -81,10 +81,15 @@ def summary(r: GameReview, width: int = WIDTH) -> list[str]:
     """The accuracy and the verdicts' counts, where the chance went, the thresholds."""
     c = r.counts()
     acc = "-" if r.accuracy is None else f"{r.accuracy:.0f}%"
+    closed = sum(1 for d in r.decisions if d.weight <= 0)
+    counted = ""
+    if closed:
+        counted = (f"; the accuracy leaves out the {closed} taken when the game was decided, "
+                   f"under {100 * DECIDED:.0f}% or over {100 - 100 * DECIDED:.0f}%")
     lines = _wrap("", f"Accuracy {acc}: {_count(c['blunder'], 'blunder')}, "
                   f"{_count(c['mistake'], 'mistake')}, {_count(c['inaccuracy'], 'inaccuracy')} "
                   f"in {_count(len(r.decisions), 'decision')} "
-                  f"({r.skipped} forced ones skipped).", width)
+                  f"({r.skipped} forced ones skipped{counted}).", width)
     b = r.balance
     if b:
         end = ("the result" if b["finished"] else "the last estimate")

@@ -14,9 +14,18 @@ win percentage rather than by an engine's score:
   hints' `about_equal`: 3 points, or a 95% interval) is never classified;
 - a decision's **accuracy** is lichess's published model of win-percentage drops,
   `103.1668 * exp(-0.04354 * drop) - 3.1669` (drop in points, clamped to 0..100): no drop
-  scores 100, a 10-point drop 64, a 30-point drop 25. The game's accuracy is the mean of the
-  decisions' arithmetic and harmonic means (lichess mixes a volatility-weighted mean with the
-  harmonic mean; the harmonic mean makes one blunder weigh more than many good moves);
+  scores 100, a 10-point drop 64, a 30-point drop 25;
+- the game's **accuracy** measures decisions, not the state of the game: it is the mean of
+  the accuracies of the decisions taken while the game was **open**. A decision is *decided*
+  when its chance before and after the choice lie on the same side of `DECIDED` (both under
+  2%, or both over 98%): every choice there costs nothing and would score 100 whoever made
+  it, so it weighs 0 (a choice that throws a won game away, 99% -> 60%, is open and counts).
+  Without the rule a player crushed early had most of its decisions in lost positions and
+  scored near a much better player (docs/review.md, "Calibration", says which games chose
+  the rule and which checked it). The mean is arithmetic: lichess mixes in the harmonic mean, which
+  lets one drop near 100 points sink a game's figure; with this reviewer's noisier estimates
+  that made the figure noisier and separated the levels less on the choosing games. No open
+  decision: no accuracy (None);
 - **luck**: between two decisions of the seat the estimate moves without the seat choosing
   anything: draws, tiles shown, the other seats' moves, and the estimates' own noise. From
   the first decision's `before` to the outcome, the chance moved by what the decisions did
@@ -31,11 +40,15 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ladder.table.hints import about_equal
+from ladder.review.analysis import ReviewError
 
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 # Drop thresholds in percentage points, worst first.
 THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 30.0), (MISTAKE, 20.0),
                                              (INACCURACY, 10.0))
+# A decision whose chance lies under this, or over 1 minus this, both before and after the
+# choice, was taken in a decided game and weighs nothing in the game's accuracy.
+DECIDED = 0.02
 
 
 def drop_points(before: float, after: float) -> float:
@@ -61,15 +74,31 @@ def move_accuracy(drop: float) -> float:
     return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 
-def game_accuracy(drops: Sequence[float]) -> float | None:
-    """The mean of the arithmetic and harmonic means of the decisions' accuracies (None
-    without decisions); a decision at 0 counts as 0.5 in the harmonic mean."""
-    if not drops:
+def decided(before: float, after: float) -> bool:
+    """Whether a decision was taken in a decided game: its chance before (with the best
+    choice) and after (with the choice made) both under `DECIDED`, or both over 1 - DECIDED."""
+    return max(before, after) < DECIDED or min(before, after) > 1.0 - DECIDED
+
+
+def decision_weight(before: float, after: float) -> float:
+    """How much a decision counts in the game's accuracy: 0 in a decided game, else 1."""
+    return 0.0 if decided(before, after) else 1.0
+
+
+def game_accuracy(drops: Sequence[float], weights: Sequence[float] | None = None
+                  ) -> float | None:
+    """The weighted mean of the decisions' accuracies (`move_accuracy` of each drop; every
+    weight 1 when `weights` is None, else `decision_weight` of each decision); None without a
+    decision of positive weight."""
+    ws = [1.0] * len(drops) if weights is None else [float(w) for w in weights]
+    if len(ws) != len(drops):
+        raise ReviewError(f"{len(drops)} drops but {len(ws)} weights")
+    if any(not w >= 0 for w in ws):
+        raise ReviewError(f"weights must be numbers >= 0, got {ws}")
+    total = sum(ws)
+    if total <= 0:
         return None
-    acc = [move_accuracy(d) for d in drops]
-    mean = sum(acc) / len(acc)
-    harmonic = len(acc) / sum(1.0 / max(a, 0.5) for a in acc)
-    return (mean + harmonic) / 2
+    return sum(w * move_accuracy(d) for w, d in zip(ws, drops)) / total
 
 
 @dataclass(frozen=True)
@@ -102,5 +131,6 @@ def balance(befores: Sequence[float], afters: Sequence[float],
                    outcome is not None)
 
 
-__all__ = ["BLUNDER", "Balance", "INACCURACY", "MISTAKE", "THRESHOLDS", "balance", "classify",
-           "drop_points", "game_accuracy", "move_accuracy"]
+__all__ = ["BLUNDER", "Balance", "DECIDED", "INACCURACY", "MISTAKE", "THRESHOLDS", "balance",
+           "classify", "decided", "decision_weight", "drop_points", "game_accuracy",
+           "move_accuracy"]

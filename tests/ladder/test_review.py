@@ -11,7 +11,9 @@ from ai.bots import make_bot
 from engine.registry import load_game
 from ladder.review import GameReview, ReviewError, Settings, review_game
 from ladder.review.analysis import decisions
-from ladder.review.verdict import balance, classify, game_accuracy, move_accuracy
+from ladder.review.text import summary
+from ladder.review.verdict import (DECIDED, balance, classify, decided, decision_weight,
+                                   game_accuracy, move_accuracy)
 from tests.dragon.helpers import card
 from tests.ai.test_positions_dragon import harvest_before_drought
 from tests.ai.test_positions_mount_tai import celebration_reaches_the_solo_goal
@@ -178,6 +180,60 @@ def test_verdicts_accuracy_and_the_balance():
     b = balance([0.5, 0.6], [0.4, 0.6], 1.0)
     assert b.start + b.decisions + b.chance == pytest.approx(b.end) and b.end == 100
     assert b.decisions == pytest.approx(-10) and b.chance == pytest.approx(60)
+
+
+def test_a_decision_in_a_decided_game_weighs_nothing_in_the_accuracy():
+    assert DECIDED == 0.02
+    # Both values on the same side of 2% / 98%: decided. Anything else is open, also a
+    # choice that throws a won game away, or one that escapes a lost one.
+    assert decided(0.01, 0.0) and decided(0.99, 0.985) and decided(1.0, 1.0)
+    assert not decided(0.02, 0.0) and not decided(0.98, 0.99)
+    assert not decided(0.99, 0.60) and not decided(0.01, 0.30) and not decided(0.5, 0.5)
+    assert [decision_weight(b, a) for b, a in [(0.01, 0.0), (0.99, 0.6), (0.5, 0.4)]] == [0, 1, 1]
+    # A 40-point drop counts while the game is open; the same numbers with weight 0 do not.
+    assert game_accuracy([0.0, 40.0], [1, 1]) == pytest.approx((100 + move_accuracy(40)) / 2)
+    assert game_accuracy([0.0, 40.0], [1, 0]) == pytest.approx(move_accuracy(0))
+    # A player crushed early: three 20-point drops while the game was open, then ten
+    # decisions in a lost game (2% -> 1%, ~1 point each). The decided ones no longer lift
+    # its accuracy toward a good player's: it is the three drops' accuracy alone.
+    pairs = [(0.5, 0.3), (0.3, 0.1), (0.25, 0.05)] + [(0.015, 0.005)] * 10
+    drops = [100 * (b - a) for b, a in pairs]
+    weights = [decision_weight(b, a) for b, a in pairs]
+    assert weights == [1.0] * 3 + [0.0] * 10
+    assert game_accuracy(drops, weights) == pytest.approx(move_accuracy(20))
+    assert game_accuracy(drops) > game_accuracy(drops, weights) + 25   # every decision equal
+    # No open decision: no accuracy at all (not 100%).
+    assert game_accuracy([0.0, 0.5], [0, 0]) is None and game_accuracy([]) is None
+
+
+def test_bad_weights_are_a_clear_error():
+    drops = [1.0, 2.0]
+    with pytest.raises(ReviewError, match="2 drops but 1 weights"):
+        game_accuracy(drops, [1])
+    with pytest.raises(ReviewError, match=">= 0"):
+        game_accuracy(drops, [1, -1])
+    with pytest.raises(ReviewError, match=">= 0"):
+        game_accuracy(drops, [1, float("nan")])
+    assert drops == [1.0, 2.0]
+
+
+def test_a_reviewed_game_weighs_its_decided_decisions_zero_and_says_so():
+    start = load_game("dragon", players=2).new_initial_state(5)
+    r = review_game(start, _play(start.clone(), 400, 5), 0, FAST)
+    assert r.finished and r.decisions
+    assert [d.weight for d in r.decisions] == [decision_weight(d.before, d.after)
+                                               for d in r.decisions]
+    assert r.accuracy == pytest.approx(game_accuracy([d.drop for d in r.decisions],
+                                                     [d.weight for d in r.decisions]))
+    # Heuristic bots decide this game early (seeded: the same every run): 9 of the 36
+    # decisions come after it and are left out; the summary says so.
+    closed = [d for d in r.decisions if d.weight == 0]
+    assert 0 < len(closed) < len(r.decisions)
+    assert all(decided(d.before, d.after) for d in closed)
+    text = " ".join(summary(r, 200))
+    assert f"leaves out the {len(closed)} taken when the game was decided, under 2% or " \
+           "over 98%" in text
+    assert r.accuracy != pytest.approx(game_accuracy([d.drop for d in r.decisions]))
 
 
 def test_three_players_play_the_others_out_after_a_choice_the_search_hardly_saw():

@@ -3,6 +3,7 @@ bins, the Brier score and the accuracy per player with its interval, on tiny gam
 numbers, and one real game reviewed end to end."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -13,7 +14,7 @@ from ladder.review import Decision, GameReview, ReviewError, Settings, review_ga
 from ladder.review.calibration import (accuracy_by_player, bin_index, brier, brier_reference,
                                        calibration_error, decision_points, ordered,
                                        pair_table_text, reliability, summarize, table_text)
-from ladder.review.verdict import drop_points, game_accuracy, move_accuracy
+from ladder.review.verdict import decision_weight, drop_points, game_accuracy, move_accuracy
 
 
 def _decision(move: int, before: float, after: float) -> Decision:
@@ -21,7 +22,8 @@ def _decision(move: int, before: float, after: float) -> Decision:
     return Decision(move=move, period="month", number=1, situation="", choices=2, made=0,
                     made_text="a", best=0, best_text="a", before=before, after=after,
                     best_visits=500, after_visits=500, after_from="root", iterations=500,
-                    drop=drop, accuracy=move_accuracy(drop), verdict=None)
+                    drop=drop, accuracy=move_accuracy(drop), verdict=None,
+                    weight=decision_weight(before, after))
 
 
 def _game(seat: int, pairs: list[tuple[float, float]], outcome: float | None) -> GameReview:
@@ -30,7 +32,8 @@ def _game(seat: int, pairs: list[tuple[float, float]], outcome: float | None) ->
     return GameReview(game="dragon", options={}, players=2, seat=seat, names=["A", "B"],
                       source="test", settings={}, noun="chance to win",
                       finished=outcome is not None, outcome=outcome, scores=[0, 0],
-                      decisions=ds, skipped=0, accuracy=game_accuracy([d.drop for d in ds]),
+                      decisions=ds, skipped=0,
+                      accuracy=game_accuracy([d.drop for d in ds], [d.weight for d in ds]),
                       balance=None, seconds=0.0)
 
 
@@ -92,10 +95,9 @@ def test_accuracy_per_player_with_its_interval():
     assert a.games == 2 and a.mean == pytest.approx((first + second) / 2)
     half = 1.96 * abs(first - second) / math.sqrt(2) / math.sqrt(2)
     assert (a.low, a.high) == pytest.approx((a.mean - half, a.mean + half))
-    # B: one game, drops 10 and 0: the mean of the arithmetic and harmonic means.
+    # B: one game, drops 10 and 0, both while the game was open: their mean.
     m = [move_accuracy(10.0), move_accuracy(0.0)]
-    assert b.games == 1 and b.mean == pytest.approx(
-        ((m[0] + m[1]) / 2 + 2 / (1 / m[0] + 1 / m[1])) / 2)
+    assert b.games == 1 and b.mean == pytest.approx((m[0] + m[1]) / 2)
     assert b.low == b.high == b.mean
 
 
@@ -141,3 +143,33 @@ def test_side_by_side_tables_fit_80_columns_and_need_the_same_bins():
     assert lines[3].split()[-3:] == ["0", "-", "-"]   # no decision of the first game there
     with pytest.raises(ReviewError, match="same bins"):
         pair_table_text(reliability(points), reliability(points, bins=5), ("a", "b"))
+
+
+def test_the_benchmark_rescores_stored_estimates_by_the_current_rule(tmp_path):
+    from benchmarks.review_calibration import rescore, rescored
+
+    # A level crushed early: one open 30-point drop, then two decisions in a lost game; and
+    # strong in the same game, winning from 60% without a drop.
+    steps = [[0.6, 0.3, 500, 500, 4, []], [0.015, 0.0, 500, 500, 3, []],
+             [0.01, 0.0, 500, 500, 2, []]]
+    row = {"seat": 1, "bot": "L1", "opponent": "S", "outcome": 0.0, "accuracy": 1.0,
+           "decisions": 3, "steps": steps, "game": 1}
+    out = rescored(row)
+    assert out["accuracy"] == pytest.approx(move_accuracy(30.0)) and out["open"] == 1
+    assert out["points"] == [(0.6, 0.0), (0.015, 0.0), (0.01, 0.0)]
+    assert row["accuracy"] == 1.0 and "open" not in row          # the row is not changed
+    with pytest.raises(SystemExit, match="no 'steps'"):
+        rescored({k: v for k, v in row.items() if k != "steps"})
+    strong = dict(row, seat=0, bot="S", opponent="L1", outcome=1.0, decisions=2,
+                  steps=[[0.6, 0.6, 500, 500, 4, []], [0.99, 0.99, 500, 500, 3, []]])
+    data = {"seed": 9, "db": "x.sqlite", "games": 1, "levels": [1], "strong_iterations": 10,
+            "review_iterations": 10, "workers": 1,
+            "names": {"S": "level 6 (strong)", "L1": "level 1 (beginner)"},
+            "reviews": [row, strong]}
+    src, dst = tmp_path / "in.json", tmp_path / "out.json"
+    src.write_text(json.dumps(data))
+    assert rescore([src], dst) == 0                                # strong above level 1
+    back = json.loads(dst.read_text())
+    assert back["accuracy_ranked"]["L1"]["mean"] == pytest.approx(move_accuracy(30.0))
+    assert back["accuracy_ranked"]["S"]["mean"] == pytest.approx(move_accuracy(0.0))
+    assert back["open_decisions"] == 2 and back["decisions"] == 5
