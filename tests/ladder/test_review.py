@@ -36,12 +36,13 @@ def _play(state, moves: int, seed: int) -> list[int]:
     return played
 
 
-def _same_view_games(at: int):
-    """Two true Dragon games that seat 0 cannot tell apart up to some decision: the second
-    is the first at decision `at` with everything hidden from seat 0 (the future action-card
-    splits) drawn afresh. Returns both starts, the decisions of the first game to its end, and
-    how many of them the second plays with seat 0 knowing exactly the same."""
-    first = load_game("dragon", players=2).new_initial_state(21)
+def _same_view_games(at: int, game: str = "dragon"):
+    """Two true games that seat 0 cannot tell apart up to some decision: the second is the
+    first at decision `at` with everything hidden from seat 0 (Dragon's future action-card
+    splits; Mount Tai's face-down piles, the supply's order, the other seat's hand) drawn
+    afresh. Returns both starts, the decisions of the first game to its end, and how many of
+    them the second plays with seat 0 knowing exactly the same."""
+    first = load_game(game, players=2).new_initial_state(21)
     _play(first, at, 5)
     second = first.resample_from_infostate(0, 777)   # a full, playable other truth
     actions = _play(first.clone(), 200, 9)
@@ -55,9 +56,10 @@ def _same_view_games(at: int):
     raise AssertionError("the two games never differed: the test would show nothing")
 
 
-@pytest.mark.parametrize("at", [4, 30])
-def test_the_same_view_gets_the_same_verdicts_until_the_games_differ(at):
-    first, second, actions, same = _same_view_games(at)
+@pytest.mark.parametrize("game,at", [("dragon", 4), ("dragon", 30), ("mount-tai", 6),
+                                     ("mount-tai", 40)])
+def test_the_same_view_gets_the_same_verdicts_until_the_games_differ(game, at):
+    first, second, actions, same = _same_view_games(at, game)
     a = review_game(first, actions, 0, FAST)
     b = review_game(second, actions[:same], 0, FAST)
     before = [d for d in a.decisions if d.move < first.move_number() + same]
