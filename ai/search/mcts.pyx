@@ -560,7 +560,7 @@ cdef bint stop_early(Worker* w, StopRule* stop, long long it, long long max_iter
             left = <double>(max_iters - it)
         if deadline > 0 and (left < 0 or rate * (deadline - t_now) < left):
             left = rate * (deadline - t_now)
-    if left >= 0 and best - second > stop.clear * left:
+    if left > 0 and best - second > stop.clear * left:
         stop.reason = STOP_CLEAR
         return True
     if soft_passed and best - second >= stop.close * best:
