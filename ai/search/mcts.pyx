@@ -528,6 +528,7 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
         mast_update(w, g, trail_len, rewards)
 
 
+@cython.cdivision(True)   # divides by the elapsed time only once it is above 0
 cdef bint stop_early(Worker* w, StopRule* stop, long long it, long long max_iters,
                      double deadline) noexcept nogil:
     """The time manager's check (StopRule in mcts.pxd): whether worker `w`, `it` iterations
