@@ -279,7 +279,8 @@ class StrongBot:
         bot.last = result
         spent = (manager.clock() - start if manager.unit == "seconds"
                  else float(result["iterations"]))
-        manager.record(manager.kind_of(result, allowance, spent), spent, stage, allowance)
+        manager.record(manager.kind_of(result, allowance, spent), spent, stage, allowance,
+                       float(result["seconds"]))
         return dict(result, think=manager.log[-1])
 
     def restart(self) -> None:
