@@ -159,3 +159,32 @@ def test_the_manager_refuses_bad_settings():
                    dict(think=1, share=0), dict(think=1, every=0)):
         with pytest.raises(ValueError):
             TimeManager(**kwargs)
+
+
+class _Staged:
+    """A stand-in state for the manager's arithmetic: a game name and Dragon's month."""
+
+    def __init__(self, month: int) -> None:
+        self.game = type("G", (), {"name": "dragon"})()
+        self.month = month
+
+    def snapshot(self) -> dict:
+        return {"month": self.month}
+
+
+def test_the_decisions_expected_follow_the_stage_and_the_allowance_its_share():
+    m = TimeManager(100.0, unit="iterations")
+    m.new_game(_Staged(1))
+    assert m.bank == 100 * time_manager.EXPECTED_DECISIONS["dragon"]
+    seen = []
+    for month in range(1, 13):
+        for _ in range(3):  # three decisions a month (37 expected: about 3.1)
+            state = _Staged(month)
+            seen.append(m.remaining(state))
+            allowance = m.allowance(state)
+            assert allowance.soft <= allowance.hard <= m.share * m.left
+            m.record("normal", allowance.soft, (month - 1, 12), allowance)
+    assert seen[0] == time_manager.EXPECTED_DECISIONS["dragon"]
+    assert all(a > b for a, b in zip(seen, seen[1:]))  # fewer left at every decision
+    assert seen[-1] >= 1
+    assert 0 < m.left < 0.2 * m.bank  # spread over the whole game, most of it spent
