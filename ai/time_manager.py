@@ -13,11 +13,11 @@ share of what is left:
   moves within `close` of each other), which may go on up to `cap` times the soft limit; it stops before the target once the best move cannot be overtaken by then (the gap
   between the top two visit counts exceeds the iterations left), so clear decisions are fast
   and what they save goes to later ones;
-- no decision may take more than `share` of what is left, less twice the most a decision has
-  cost beyond its search in this game, so the bank is never overdrawn: the game's total stays
-  within it (in iterations exactly; in seconds as long as no decision's cost outside the search
-  jumps above twice the most seen before, which a loaded machine can cause: the bank is charged
-  what each decision took on the clock). A decision with less
+- no decision may take more than `share` of what is left, less twice what a search has cost
+  beyond its loop in this game on average, so the bank is not overdrawn: the game's total stays
+  within it in iterations exactly; in seconds the bank is charged what each decision took on
+  the clock, and a decision whose cost outside the search jumps (a loaded machine) can overdraw
+  it by that jump (docs/TIME_MANAGER.md gives the largest seen). A decision with less
   left than `least` plays the game's move prior (the heuristic bot's choice) without searching.
 
 The same manager counts in iterations (`think_iterations`: iterations a move on average), which
@@ -95,7 +95,9 @@ class TimeManager:
     left: float = 0.0
     made: int = 0
     log: list[Decision] = field(default_factory=list)
-    overhead: float = 0.0  # the most a decision of this game cost beyond its search
+    overhead: float = 0.0  # what a search of this game cost beyond its loop, on average
+    _extra: float = 0.0
+    _calls: int = 0
     _stage: int = -1      # the stage of the last decision, and the decisions made before it
     _before: int = 0
 
@@ -120,7 +122,7 @@ class TimeManager:
         self.made = 0
         self.log = []
         self._stage, self._before = -1, 0
-        self.overhead = 0.0
+        self.overhead, self._extra, self._calls = 0.0, 0.0, 0
 
     def remaining(self, state: Any) -> float:
         """The decisions with a choice the bot still expects to make, this one included: the
@@ -150,7 +152,7 @@ class TimeManager:
         pace = sum(d.spent for d in searched) / sum(d.soft for d in searched) if searched else 1.0
         soft = target / min(max(pace, 0.5), 2.0)
         # What a decision costs beyond its search (tree reuse, determinizations, the result)
-        # is charged too: keep twice the most seen so far out of the allowance.
+        # is charged too: keep twice its mean so far in this game out of the allowance.
         hard = min(self.cap * soft, self.share * self.left - 2 * self.overhead)
         if hard < self.least:
             return None
@@ -170,8 +172,10 @@ class TimeManager:
         """Charge the bank `spent` (of which `searched` in the search loop) and log the
         decision."""
         self.left -= spent
-        if self.unit == "seconds":
-            self.overhead = max(self.overhead, spent - searched)
+        if self.unit == "seconds" and allowance is not None:
+            self._extra += max(spent - searched, 0.0)
+            self._calls += 1
+            self.overhead = self._extra / self._calls
         if kind != "forced":
             self.made += 1
         self.log.append(Decision(kind, spent, stage, allowance.soft if allowance else 0.0,

@@ -51,7 +51,8 @@ def _play(job: tuple[str, int, str, str, int, int]) -> dict[str, Any]:
             "a_seconds": bots[seat].seconds, "a_moves": bots[seat].moves,
             "b_seconds": sum(b.seconds for b in others), "b_moves": sum(b.moves for b in others),
             "bank": manager.bank, "left": manager.left,
-            "kinds": [(d.kind, d.spent) for d in manager.log]}
+            "kinds": [(d.kind, d.spent) for d in manager.log],
+            "out_stages": [d.stage for d in manager.log if d.kind == "out"]}
 
 
 def main() -> None:
@@ -83,7 +84,12 @@ def main() -> None:
     print(f"  s/decision: managed {r.seconds_per_move:.4f}, fixed {b_per_move:.4f}; "
           f"bank left at the end {sum(g['left'] for g in games) / n:.3f} s of "
           f"{sum(g['bank'] for g in games) / n:.3f} (mean); "
-          f"overdrawn in {sum(g['left'] < 0 for g in games)} games")
+          f"overdrawn in {sum(g['left'] < 0 for g in games)} games, by at most "
+          f"{max(0.0, -min(g['left'] for g in games)) * 1000:.1f} ms")
+    outs = [o for g in games for o in g["out_stages"]]
+    if outs:
+        print(f"  out of bank (move prior, no search) at stages: "
+              f"{sorted(set(f'{a + 1}/{b}' for a, b in outs if a is not None))}")
     kinds: dict[str, list[float]] = defaultdict(list)
     for g in games:
         for kind, spent in g["kinds"]:
