@@ -275,7 +275,8 @@ class StrongBot:
             return {"action": action, "iterations": 0, "seconds": spent, "root": [],
                     "stop": "out", "think": manager.log[-1]}
         bot = self._bot_for(state)
-        result = bot.searcher.search(state, **manager.search_options(allowance))
+        used = manager.clock() - start if manager.unit == "seconds" else 0.0
+        result = bot.searcher.search(state, **manager.search_options(allowance, used))
         bot.last = result
         spent = (manager.clock() - start if manager.unit == "seconds"
                  else float(result["iterations"]))

@@ -13,6 +13,8 @@ share of what is left:
   moves within `close` of each other), which may go on up to `cap` times the soft limit; it stops before the target once the best move cannot be overtaken by then (the gap
   between the top two visit counts exceeds the iterations left), so clear decisions are fast
   and what they save goes to later ones;
+- a `reserve` share of the bank is never planned (2% in seconds), to absorb what the clock
+  adds beyond the plan (a loaded machine's pauses);
 - no decision may take more than `share` of what is left, less twice what a search has cost
   beyond its loop in this game on average, so the bank is not overdrawn: the game's total stays
   within it in iterations exactly; in seconds the bank is charged what each decision took on
@@ -89,6 +91,7 @@ class TimeManager:
     close: float = 0.1
     clear: float = 1.0
     share: float = 0.5
+    reserve: float = 0.0   # share of the bank never planned (the seconds unit: 0.02)
     every: int = 64
     clock: Callable[[], float] = time.perf_counter
     bank: float = 0.0
@@ -104,6 +107,8 @@ class TimeManager:
     def __post_init__(self) -> None:
         if self.unit not in ("seconds", "iterations"):
             raise ValueError(f"unit must be seconds or iterations, got {self.unit!r}")
+        if self.unit == "seconds" and self.reserve == 0.0:
+            self.reserve = 0.02
         if not self.think > 0:
             raise ValueError(f"think must be more than 0, got {self.think!r}")
         if not (self.cap >= 1 and 0 < self.share <= 1 and self.close >= 0 and self.clear >= 0
@@ -145,7 +150,8 @@ class TimeManager:
 
     def allowance(self, state: Any) -> Allowance | None:
         """This decision's budget, or None when too little is left to search."""
-        target = self.left / self.remaining(state)
+        left = self.left - self.reserve * self.bank
+        target = left / self.remaining(state)
         # Clear decisions spend less than their soft limit and close ones more: the soft limit
         # is the target divided by what decisions of this game spent per unit of soft limit.
         searched = [d for d in self.log if d.soft > 0]
@@ -153,17 +159,18 @@ class TimeManager:
         soft = target / min(max(pace, 0.5), 2.0)
         # What a decision costs beyond its search (tree reuse, determinizations, the result)
         # is charged too: keep twice its mean so far in this game out of the allowance.
-        hard = min(self.cap * soft, self.share * self.left - 2 * self.overhead)
+        hard = min(self.cap * soft, self.share * left - 2 * self.overhead)
         if hard < self.least:
             return None
         return Allowance(min(soft, hard), hard)
 
-    def search_options(self, allowance: Allowance) -> dict[str, Any]:
-        """The keyword arguments of `Searcher.search` for `allowance`."""
+    def search_options(self, allowance: Allowance, used: float = 0.0) -> dict[str, Any]:
+        """The keyword arguments of `Searcher.search` for `allowance`, of which `used` seconds
+        have gone already (the decision's own work before the search)."""
         common = {"close": self.close, "clear": self.clear, "every": self.every}
         if self.unit == "seconds":
-            return dict(common, iterations=0, millis=allowance.hard * 1000.0,
-                        soft_millis=allowance.soft * 1000.0)
+            return dict(common, iterations=0, millis=max(allowance.hard - used, 0.001) * 1000.0,
+                        soft_millis=max(allowance.soft - used, 0.0005) * 1000.0)
         return dict(common, iterations=int(allowance.hard), millis=0.0,
                     soft_iterations=int(allowance.soft))
 
