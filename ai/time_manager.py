@@ -92,6 +92,7 @@ class TimeManager:
     clear: float = 1.0
     share: float = 0.5
     reserve: float = 0.0   # share of the bank never planned (the seconds unit: 0.02)
+    floor: float = 1.0     # the fewest decisions expected in the current stage, in stages
     every: int = 64
     clock: Callable[[], float] = time.perf_counter
     bank: float = 0.0
@@ -133,7 +134,8 @@ class TimeManager:
         """The decisions with a choice the bot still expects to make, this one included: the
         expected decisions of the stages still to come (at the pace expected, or halfway
         between it and this game's own pace once a fifth of the game has passed), less those
-        already made in this stage (leaving at least half a stage's worth)."""
+        already made in this stage (leaving at least `floor` of a stage's worth: a last round
+        with more decisions than usual must not find the bank empty)."""
         expected = EXPECTED_DECISIONS.get(state.game.name, EXPECTED_DECISIONS["default"])
         at = game_stage(state)
         if at is None:
@@ -146,7 +148,7 @@ class TimeManager:
             per_stage = (per_stage + self._before / stage) / 2
         in_stage = self.made - self._before
         return max(per_stage * (stages - stage) - in_stage,
-                   per_stage * (stages - stage - 1) + per_stage / 2, 1.0)
+                   per_stage * (stages - stage - 1) + per_stage * self.floor, 1.0)
 
     def allowance(self, state: Any) -> Allowance | None:
         """This decision's budget, or None when too little is left to search."""

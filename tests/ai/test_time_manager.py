@@ -184,7 +184,8 @@ def test_the_decisions_expected_follow_the_stage_and_the_allowance_its_share():
             allowance = m.allowance(state)
             assert allowance.soft <= allowance.hard <= m.share * m.left
             m.record("normal", allowance.soft, (month - 1, 12), allowance)
-    assert seen[0] == time_manager.EXPECTED_DECISIONS["dragon"]
-    assert all(a > b for a, b in zip(seen, seen[1:]))  # fewer left at every decision
+    assert seen[0] == pytest.approx(time_manager.EXPECTED_DECISIONS["dragon"])
+    assert all(a >= b for a, b in zip(seen, seen[1:]))  # never more left than before
+    assert all(a > b for a, b in zip(seen[::3], seen[3::3]))  # fewer at every new month
     assert seen[-1] >= 1
     assert 0 < m.left < 0.2 * m.bank  # spread over the whole game, most of it spent
