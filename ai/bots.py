@@ -255,7 +255,7 @@ class StrongBot:
 
     def _managed(self, state: Any, manager: TimeManager) -> dict[str, Any]:
         """A decision under the time manager: the search result with its `think` entry (the
-        decision's kind and cost)."""
+        decision's kind, cost, stage and allowance, plain data)."""
         start = manager.clock()
         seen = len(state.history())
         if seen < self._seen or manager.bank == 0:
@@ -266,14 +266,14 @@ class StrongBot:
         if len(legal) == 1:
             manager.record("forced", 0.0, stage)
             return {"action": legal[0], "iterations": 0, "seconds": 0.0, "root": [],
-                    "stop": "forced", "think": manager.log[-1]}
+                    "stop": "forced", "think": manager.log[-1].as_dict()}
         allowance = manager.allowance(state)
         if allowance is None:
             action = HeuristicBot().step(state)
             spent = manager.clock() - start if manager.unit == "seconds" else 0.0
             manager.record("out", spent, stage)
             return {"action": action, "iterations": 0, "seconds": spent, "root": [],
-                    "stop": "out", "think": manager.log[-1]}
+                    "stop": "out", "think": manager.log[-1].as_dict()}
         bot = self._bot_for(state)
         used = manager.clock() - start if manager.unit == "seconds" else 0.0
         result = bot.searcher.search(state, **manager.search_options(allowance, used))
@@ -282,7 +282,7 @@ class StrongBot:
                  else float(result["iterations"]))
         manager.record(manager.kind_of(result, allowance, spent), spent, stage, allowance,
                        float(result["seconds"]))
-        return dict(result, think=manager.log[-1])
+        return dict(result, think=manager.log[-1].as_dict())
 
     def restart(self) -> None:
         if self.bot is not None:

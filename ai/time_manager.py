@@ -79,6 +79,12 @@ class Decision:
     soft: float = 0.0
     hard: float = 0.0
 
+    def as_dict(self) -> dict[str, Any]:
+        """The decision as plain data (for a search result that may be stored as JSON)."""
+        return {"kind": self.kind, "spent": self.spent,
+                "stage": list(self.stage) if self.stage else None,
+                "soft": self.soft, "hard": self.hard}
+
 
 @dataclass
 class TimeManager:

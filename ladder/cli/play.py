@@ -20,9 +20,10 @@ import typer
 from ai.bots import parse_spec
 from ai.levels import level_names, level_spec, top_level
 from engine.core.errors import TiantiError
+from ladder.cli.options import ThinkOpt, check_think
 from engine.core.text import WIDTH, display_width, fit_lines, wrap
-from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, ThinkOpt,
-                                check_think, fail, merge_players, parse_game_options)
+from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
+                                parse_game_options)
 from ladder.explain import choice_groups, explain_choice, legend
 from ladder.names import seat_name, short
 from ladder.narrate import HEADER, Line, render

@@ -41,7 +41,7 @@ def test_a_forced_decision_does_no_search_and_costs_nothing():
     result = bot.analyse(state)
     assert result["action"] == state.legal_actions()[0]
     assert result["iterations"] == 0 and result["stop"] == "forced"
-    assert result["think"].kind == "forced" and result["think"].spent == 0
+    assert result["think"]["kind"] == "forced" and result["think"]["spent"] == 0
     assert bot.manager.left == bot.manager.bank > 0
     assert bot.bot is None  # not even a searcher was made
 
