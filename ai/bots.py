@@ -9,6 +9,7 @@ import math
 import random
 from typing import Any, Callable, Protocol, runtime_checkable
 
+from ai.time_manager import TimeManager, game_stage
 from engine.core.errors import TiantiError, did_you_mean
 
 
@@ -190,14 +191,35 @@ def strong_config(table: dict[str, dict[str, Any]], game: Any) -> dict[str, Any]
 
 
 class StrongBot:
-    """The default strong bot: the tuned search configuration of the game it plays."""
+    """The default strong bot: the tuned search configuration of the game it plays.
 
-    def __init__(self, table: dict[str, dict[str, Any]] | None = None, **overrides: Any) -> None:
+    With `think` (seconds a decision on average) or `think_iterations` (iterations), a time
+    manager (ai/time_manager.py) replaces the fixed budget a move: a bank for the game, forced
+    decisions instant, clear ones short, close ones longer."""
+
+    def __init__(self, table: dict[str, dict[str, Any]] | None = None,
+                 think: float | None = None, think_iterations: int | None = None,
+                 **overrides: Any) -> None:
         self.table = STRONG if table is None else table
         self.overrides = overrides
         self.game: str | None = None
         self.bot: SearchBot | None = None
         self.last: dict[str, Any] | None = None
+        self.manager: TimeManager | None = None
+        self._seen = -1  # the history length at the last decision (a shorter one: a new game)
+        if think is not None and think_iterations is not None:
+            raise ValueError("give think (seconds) or think_iterations, not both")
+        budget = {"think": think, "think_iterations": think_iterations}
+        for key, value in budget.items():
+            if value is not None and not value > 0:
+                raise ValueError(f"{key} must be more than 0, got {value!r}")
+        if (think or think_iterations) and ("millis" in overrides or "iterations" in overrides):
+            raise ValueError("think and think_iterations replace the millis and iterations "
+                             "budgets: give one kind")
+        if think:
+            self.manager = TimeManager(float(think), "seconds")
+        elif think_iterations:
+            self.manager = TimeManager(float(think_iterations), "iterations")
 
     def _bot_for(self, state: Any) -> SearchBot:
         name = f"{state.game.name}/{table_variant(state.game)}"
@@ -225,12 +247,49 @@ class StrongBot:
         return self.analyse(state)["action"]
 
     def analyse(self, state: Any) -> dict[str, Any]:
-        self.last = self._bot_for(state).analyse(state)
+        if self.manager is not None:
+            self.last = self._managed(state, self.manager)
+        else:
+            self.last = self._bot_for(state).analyse(state)
         return self.last
+
+    def _managed(self, state: Any, manager: TimeManager) -> dict[str, Any]:
+        """A decision under the time manager: the search result with its `think` entry (the
+        decision's kind, cost, stage and allowance, plain data)."""
+        start = manager.clock()
+        seen = len(state.history())
+        if seen < self._seen or manager.bank == 0:
+            manager.new_game(state)
+        self._seen = seen
+        stage = game_stage(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            manager.record("forced", 0.0, stage)
+            return {"action": legal[0], "iterations": 0, "seconds": 0.0, "root": [],
+                    "stop": "forced", "think": manager.log[-1].as_dict()}
+        allowance = manager.allowance(state)
+        if allowance is None:
+            action = HeuristicBot().step(state)
+            spent = manager.clock() - start if manager.unit == "seconds" else 0.0
+            manager.record("out", spent, stage)
+            return {"action": action, "iterations": 0, "seconds": spent, "root": [],
+                    "stop": "out", "think": manager.log[-1].as_dict()}
+        bot = self._bot_for(state)
+        used = manager.clock() - start if manager.unit == "seconds" else 0.0
+        result = bot.searcher.search(state, **manager.search_options(allowance, used))
+        bot.last = result
+        spent = (manager.clock() - start if manager.unit == "seconds"
+                 else float(result["iterations"]))
+        manager.record(manager.kind_of(result, allowance, spent), spent, stage, allowance,
+                       float(result["seconds"]))
+        return dict(result, think=manager.log[-1].as_dict())
 
     def restart(self) -> None:
         if self.bot is not None:
             self.bot.restart()
+        if self.manager is not None:
+            self.manager.bank = self.manager.left = 0.0   # a new bank at the next decision
+        self._seen = -1
 
 
 def strong_bot(**overrides: Any) -> StrongBot:
@@ -361,6 +420,11 @@ def _strong_options(table: dict[str, dict[str, Any]] | None = None
             out[key] = (kind, None, f"{text} (tuned: {per_game})")
         else:
             out[key] = (kind, default, text)
+    out["think"] = (float, None, "seconds a decision on average with the time manager "
+                    "(instead of millis: a bank for the game, forced decisions instant, clear "
+                    "ones short, close ones longer)")
+    out["think_iterations"] = (int, None, "the same in iterations a decision on average "
+                               "(reproducible with a seed)")
     return out
 
 
@@ -394,6 +458,8 @@ def describe_bots() -> list[dict[str, Any]]:
 OPTION_LIMITS: dict[str, float] = {
     "iterations": 10**9,
     "millis": 86_400_000.0,  # a day per decision
+    "think": 86_400.0,
+    "think_iterations": 10**9,
     "c": 1e6,
     "bias": 1e6,
     "cutoff": 10**6,

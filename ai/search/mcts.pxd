@@ -31,6 +31,10 @@ cdef enum:
 
     NO_NODE = -1
 
+    STOP_BUDGET = 0         # the search ran to its budget (or was never checked)
+    STOP_CLEAR = 1          # the best root move could not be overtaken in what was left
+    STOP_SOFT = 2           # past the soft limit and not a close decision
+
 
 ctypedef struct SearchConfig:
     int mode                # MODE_*
@@ -117,3 +121,20 @@ ctypedef struct Worker:
     long long iterations    # iterations run in the last search
     char pad[64]            # keeps the next worker's fields off this worker's last cache line
                             # (root-parallel threads write their own worker constantly)
+
+
+# An early stop for one worker's search (the time manager, ai/time_manager.py): every `every`
+# iterations the root's two most visited moves are compared. Before the soft limit the search
+# stops when the gap between them exceeds `clear` times the iterations left until the soft limit
+# (1: the best cannot be overtaken by then); after it, when the decision is not close (the gap is
+# at least `close` times the best's visits) or the gap exceeds `clear` times the iterations left
+# until the hard budget. Iterations left under a time budget are estimated from the rate so far.
+ctypedef struct StopRule:
+    int every               # iterations between checks (0: never stop early)
+    int tree                # the worker's tree that holds the searcher's root
+    long long soft_iters    # soft limit in this worker's iterations (0: none)
+    double soft             # soft limit on the monotonic clock, seconds (0: none)
+    double start            # the search's start on the monotonic clock
+    double close            # close while gap < close * best visits
+    double clear            # clear when gap > clear * iterations left
+    int reason              # out: STOP_*

@@ -28,6 +28,7 @@ REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
 PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "mast": PLAYOUT_MAST}
 FINALS = {"visits": FINAL_VISITS, "mean": FINAL_MEAN}
 AGGREGATES = {"visits": AGG_VISITS, "vote": AGG_VOTE}
+STOP_NAMES = {STOP_BUDGET: "budget", STOP_CLEAR: "clear", STOP_SOFT: "soft"}
 
 cdef enum:
     DEF_NODES = 1024         # nodes a tree starts with
@@ -527,15 +528,60 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
         mast_update(w, g, trail_len, rewards)
 
 
+@cython.cdivision(True)   # divides by the elapsed time only once it is above 0
+cdef bint stop_early(Worker* w, StopRule* stop, long long it, long long max_iters,
+                     double deadline) noexcept nogil:
+    """The time manager's check (StopRule in mcts.pxd): whether worker `w`, `it` iterations
+    into its search, stops now; sets `stop.reason`."""
+    cdef Tree* t = &w.trees[stop.tree]
+    cdef int32_t c = t.nodes[0].child
+    cdef long long v, best = 0, second = 0
+    cdef double left = -1.0, t_now = 0.0, rate = 0.0
+    cdef bint soft_passed
+    while c != NO_NODE:
+        v = t.nodes[c].visits
+        if v > best:
+            second = best
+            best = v
+        elif v > second:
+            second = v
+        c = t.nodes[c].sibling
+    if stop.soft > 0 or deadline > 0:
+        t_now = now()
+        if t_now > stop.start:
+            rate = it / (t_now - stop.start)
+    soft_passed = (stop.soft_iters > 0 and it >= stop.soft_iters) or (stop.soft > 0 and t_now >= stop.soft)
+    # Iterations left until the soft limit (before it) or the hard budget (after it).
+    if not soft_passed and stop.soft_iters > 0:
+        left = <double>(stop.soft_iters - it)
+    elif not soft_passed and stop.soft > 0:
+        left = rate * (stop.soft - t_now)
+    else:
+        if max_iters > 0:
+            left = <double>(max_iters - it)
+        if deadline > 0 and (left < 0 or rate * (deadline - t_now) < left):
+            left = rate * (deadline - t_now)
+    if left > 0 and best - second > stop.clear * left:
+        stop.reason = STOP_CLEAR
+        return True
+    if soft_passed and best - second >= stop.close * best:
+        stop.reason = STOP_SOFT
+        return True
+    return False
+
+
 @cython.cdivision(True)   # the divisors below are never 0: n_trees >= 1, worlds > 0 where used
 cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cfg,
                              const void* root, int me, int n_players, long long max_iters,
-                             double deadline) noexcept nogil:
-    """Iterate until `max_iters` (if > 0) or the monotonic clock passes `deadline` (if > 0)."""
+                             double deadline, StopRule* stop) noexcept nogil:
+    """Iterate until `max_iters` (if > 0) or the monotonic clock passes `deadline` (if > 0), or
+    until `stop` (if its `every` > 0) says the decision is made."""
     cdef long long it = 0
+    cdef long long next_check = stop.every if stop.every > 0 else -1
     cdef int k
     cdef size_t size = g.state_size
     cdef uint64_t base = 0, world = 0
+    stop.reason = STOP_BUDGET
     if cfg.worlds > 0 and cfg.mode == MODE_ISMCTS:
         base = rng_next(&w.rng)       # this search's set of worlds (the default draws nothing)
     while True:
@@ -554,6 +600,10 @@ cdef long long worker_search(Worker* w, const GameDef* g, const SearchConfig* cf
         else:
             iterate_mo(w, g, cfg, root, me, n_players)
         it += 1
+        if it == next_check:
+            next_check += stop.every
+            if stop_early(w, stop, it, max_iters, deadline):
+                break
     w.iterations = it
     return it
 
@@ -653,6 +703,7 @@ cdef class Searcher:
     cdef dict last_keys          # action_keys: the last root's legal actions -> their edge keys
     cdef readonly dict config
     cdef object evaluation       # the game evaluation's name asked for (None: the default)
+    cdef StopRule rules[64]      # each worker's early stop for the current search (time manager)
 
     def __cinit__(self):
         self.workers = NULL
@@ -834,22 +885,45 @@ cdef class Searcher:
         cdef const SearchConfig* cfg = &self.cfg
         cdef const void* root = state.data
         cdef int n_players = self.n_players
+        cdef StopRule* stop = &self.rules[i]
         with nogil:
-            worker_search(w, g, cfg, root, me, n_players, iters, deadline)
+            worker_search(w, g, cfg, root, me, n_players, iters, deadline, stop)
 
-    def search(self, State state, player=None) -> dict:
+    def search(self, State state, player=None, *, iterations=None, millis=None,
+               soft_iterations=0, soft_millis=0.0, close=0.0, clear=1.0, every=0) -> dict:
         """Search from `state` for `player` (default: the player to move). The state is only
         read; every iteration starts from a determinization of it from `player`'s view.
         Returns the chosen action and the root statistics.
 
         `player` must be a seat of `state` (ValueError otherwise; TypeError for what is not an
-        integer, bool included): the search indexes per-seat arrays with it."""
+        integer, bool included): the search indexes per-seat arrays with it.
+
+        The time manager (ai/time_manager.py) gives this search its own budget: `iterations`
+        and `millis` in place of the configured ones, and with `every` > 0 an early stop
+        checked every `every` iterations (StopRule in mcts.pxd): a soft limit
+        (`soft_iterations`, `soft_millis`) after which only a close decision (the top two root
+        moves' visits within `close` of the best's) goes on, and a clear one (the gap more than
+        `clear` times the iterations left) stops at once. PIMC stops at the soft limit."""
         cdef int i, k, t, me
         cdef Worker* w
         cdef Tree* tree
         cdef int32_t c
         cdef double deadline = 0.0
         cdef long long per
+        cdef long long budget_iters = self.cfg.iterations if iterations is None else iterations
+        cdef double budget_millis = self.cfg.millis if millis is None else millis
+        for name, value in (("millis", budget_millis), ("soft_millis", soft_millis),
+                            ("close", close), ("clear", clear)):
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        if budget_iters < 0 or soft_iterations < 0 or every < 0 \
+                or (budget_iters == 0 and budget_millis == 0):
+            raise ValueError("give a budget: iterations > 0 and/or millis > 0")
+        if self.cfg.mode == MODE_PIMC and every > 0:
+            # PIMC's roots are spread over K trees: no root to check; the soft limit is its budget.
+            budget_iters = soft_iterations or budget_iters
+            budget_millis = soft_millis or budget_millis
+            every = 0
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
         me = state.current_player() if player is None else check_seat(state, player, "player")
@@ -873,26 +947,36 @@ cdef class Searcher:
                     if not self.cfg.oracle:
                         self.g.determinize(w.roots + k * self.g.state_size, me, &w.rng)
         start = time.perf_counter()
-        if self.cfg.millis > 0:
-            deadline = now() + self.cfg.millis / 1000.0
+        begun = now()
+        if budget_millis > 0:
+            deadline = begun + budget_millis / 1000.0
+        for i in range(self.n_workers):
+            self.rules[i].every = every
+            self.rules[i].tree = me if self.cfg.mode == MODE_MO_ISMCTS else 0
+            self.rules[i].soft_iters = (soft_iterations + self.n_workers - 1) // self.n_workers
+            self.rules[i].soft = begun + soft_millis / 1000.0 if soft_millis > 0 else 0.0
+            self.rules[i].start = begun
+            self.rules[i].close = close
+            self.rules[i].clear = clear
+            self.rules[i].reason = STOP_BUDGET
         legal = state.legal_actions()
         if len(legal) == 1:
             per = 0
             iters = [0] * self.n_workers
         else:
-            per = self.cfg.iterations // self.n_workers if self.cfg.iterations > 0 else 0
-            extra = self.cfg.iterations - per * self.n_workers if self.cfg.iterations > 0 else 0
+            per = budget_iters // self.n_workers if budget_iters > 0 else 0
+            extra = budget_iters - per * self.n_workers if budget_iters > 0 else 0
             iters = [per + (1 if i < extra else 0) for i in range(self.n_workers)]
-            if self.cfg.iterations > 0 and per == 0:
-                iters = [1 if i < self.cfg.iterations else 0 for i in range(self.n_workers)]
+            if budget_iters > 0 and per == 0:
+                iters = [1 if i < budget_iters else 0 for i in range(self.n_workers)]
             threads = [
                 threading.Thread(target=self._run_worker, args=(i, state, me, iters[i], deadline))
                 for i in range(1, self.n_workers)
-                if iters[i] > 0 or self.cfg.iterations == 0
+                if iters[i] > 0 or budget_iters == 0
             ]
             for th in threads:
                 th.start()
-            if iters[0] > 0 or self.cfg.iterations == 0:
+            if iters[0] > 0 or budget_iters == 0:
                 self._run_worker(0, state, me, iters[0], deadline)
             for th in threads:
                 th.join()
@@ -917,6 +1001,7 @@ cdef class Searcher:
             "nodes": nodes,
             "node_bytes": NODE_BYTES,
             "reused": reused,
+            "stop": STOP_NAMES[self.rules[0].reason] if len(legal) > 1 else "forced",
             "root": sorted(
                 ({"action": a, "visits": v["visits"],
                   "mean": v["reward"] / v["visits"] if v["visits"] else 0.0,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -31,6 +32,20 @@ GameOptionsOpt = Annotated[
 ]
 SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="seed for chance (default: random)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="the same as --format json")]
+ThinkOpt = Annotated[
+    Optional[float],
+    typer.Option("--think", help="seconds a move on average for the AI opponents: the strong "
+                 "bot's time manager spends a bank for the game (forced moves at once, clear "
+                 "ones fast, close ones longer); default: a fixed second a move"),
+]
+
+
+def check_think(seconds: float | None) -> float | None:
+    """--think's value, or the one-line error (exit 2) for one that is not a positive finite
+    number of seconds (at most a day)."""
+    if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= 86_400):
+        raise fail(f"--think must be a number of seconds above 0 (at most 86400), got {seconds:g}")
+    return seconds
 
 
 class Format(str, Enum):

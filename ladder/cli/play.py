@@ -17,8 +17,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ai.bots import parse_spec
 from ai.levels import level_names, level_spec, top_level
 from engine.core.errors import TiantiError
+from ladder.cli.options import ThinkOpt, check_think
 from engine.core.text import WIDTH, display_width, fit_lines, wrap
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
@@ -296,7 +298,8 @@ def _intro(session: PlaySession) -> str:
 
 
 # Arguments that --load ignores (the saved game fixes them).
-_LOAD_IGNORES = ("game", "players", "option", "seat", "opponent", "level", "seed", "hint_bot")
+_LOAD_IGNORES = ("game", "players", "option", "seat", "opponent", "level", "seed", "hint_bot",
+                 "think")
 
 
 def _ignored_with_load(ctx: typer.Context) -> list[str]:
@@ -306,6 +309,29 @@ def _ignored_with_load(ctx: typer.Context) -> list[str]:
         source = ctx.get_parameter_source(name)
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             out.append(name.replace("_", "-"))
+    return out
+
+
+def _with_think(specs: list[str], think: float | None) -> list[str]:
+    """The opponents' specs with --think: `think=SECONDS` added to every strong bot's spec
+    (strong, strong-v1, ...); an error if no opponent is one, or if one already has a budget."""
+    if think is None:
+        return specs
+    out = []
+    for spec in specs:
+        name, raw = parse_spec(spec)
+        if not name.startswith("strong"):
+            out.append(spec)
+            continue
+        given = [k for k in ("think", "think_iterations", "millis", "iterations") if k in raw]
+        if given:
+            raise TiantiError(f"--think: the opponent {spec!r} already has a budget "
+                              f"({given[0]}); give one of them")
+        inner = ",".join([f"{k}={v}" for k, v in raw.items()] + [f"think={think:g}"])
+        out.append(f"{name}({inner})")
+    if out == specs:
+        raise TiantiError("--think applies to the strong bots (strong, strong-v1, ...); no "
+                          f"opponent is one: {', '.join(specs)}")
     return out
 
 
@@ -356,6 +382,7 @@ def play(
     show_thinking: Annotated[bool, typer.Option(
         "--show-thinking", help="after each AI move, print its own estimate (its chance to "
         "win, or to reach the goal in a solo game) and how long it searched")] = False,
+    think: ThinkOpt = None,
 ) -> None:
     """Play a game against the AI: the board, your choices in words, hints, undo and saves."""
     try:
@@ -367,8 +394,8 @@ def play(
                     + ", ".join(ignored), fg=typer.colors.YELLOW)
         else:
             options = merge_players(parse_game_options(option), players)
-            session = PlaySession.new(game, options, seat, _opponents(game, opponent, level),
-                                      seed, hint_bot)
+            opponents = _with_think(_opponents(game, opponent, level), check_think(think))
+            session = PlaySession.new(game, options, seat, opponents, seed, hint_bot)
     except TiantiError as e:
         raise fail(str(e))
     saver = Saver(session, save_to or (find_save(load) if load else None)
