@@ -20,7 +20,7 @@ from typing import Any
 import engine
 from ai.bots import make_bot
 from ai.evaluate import MatchResult
-from ladder.match import play_game
+from ai.match import play_game
 
 
 class _Timed:
