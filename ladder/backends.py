@@ -150,6 +150,9 @@ class LocalBackend:
         self._serial = 0
         self.restarted_workers = 0
         self._failed_starts = 0
+        # called (by `run`, between games) when no worker has sent anything for a while: the
+        # tournament stores the games it holds (see ladder.runner)
+        self.on_idle: Callable[[], None] | None = None
 
     def request_stop(self) -> None:
         self._stop = True
@@ -206,6 +209,8 @@ class LocalBackend:
             ready: dict[_Worker, set[Any]] = {}
             for key, _ in self._selector.select(timeout=0.1):
                 ready.setdefault(key.data, set()).add(key.fileobj)
+            if not ready and self.on_idle is not None:
+                self.on_idle()
             for worker, which in ready.items():
                 if worker in self._pool:
                     yield from self._collect(worker, worker.process.sentinel in which,
@@ -592,6 +597,7 @@ class RayBackend:
         self.max_losses = max_losses
         self.no_cpu_wait = no_cpu_wait
         self.on_event: Callable[[str], None] = _to_stderr
+        self.on_idle: Callable[[], None] | None = None  # as LocalBackend's
         self._stop = False
         self._flights: dict[Any, _Flight] = {}
         self._nodes: dict[str, _Node] = {}
@@ -755,6 +761,8 @@ class RayBackend:
             if not self._flights:
                 break
             ready, _ = ray.wait(list(self._flights), num_returns=1, timeout=0.2)
+            if not ready and self.on_idle is not None:
+                self.on_idle()
             for gen in ready:
                 outcome = self._receive(gen, queue, watch, losses)
                 if outcome is not None:
