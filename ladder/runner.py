@@ -26,7 +26,7 @@ import sqlite3
 import sys
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from tqdm import tqdm
@@ -168,8 +168,9 @@ def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
         return []
     done = store.completed_keys(run_id)
     # the bots' processes are started from here wherever the games are played (a Ray node)
-    here = {"origin": os.getcwd(), "bot_limits": os.environ.get(LIMITS_VAR, "").strip()}
-    return [replace(t, **here) for t in plan(info.spec, run_id) if t.key not in done]
+    return [t for t in plan(info.spec, run_id, origin=os.getcwd(),
+                            bot_limits=os.environ.get(LIMITS_VAR, "").strip())
+            if t.key not in done]
 
 
 class _StopOnSignal:
