@@ -62,8 +62,12 @@ from ladder.worker import (GameOutcome, LocalHeartbeat, VoidedGame, WorkerSlot, 
                            worker_main, _process_sandbox)
 
 BACKENDS = ("local", "ray")
-# How many games each local worker holds at once (one playing, the rest waiting in its pipe).
+# How many games each local worker holds at once (one playing, the rest waiting in its pipe):
+# _PER_WORKER, and for quick games up to _MAX_PER_WORKER, about _QUEUED_SECONDS of games (so that
+# a worker does not wait for this process, however late it is scheduled, to hand it the next).
 _PER_WORKER = 2
+_MAX_PER_WORKER = 8
+_QUEUED_SECONDS = 0.02
 # How often the pool looks at its workers' heartbeats and process states (seconds): its limits
 # are seconds long, and reading /proc after every game would cost quick games their rate.
 _POLICE_EVERY = 0.05
@@ -150,6 +154,7 @@ class LocalBackend:
         self._serial = 0
         self.restarted_workers = 0
         self._failed_starts = 0
+        self._played = [0.0, 0]  # seconds the games took in their workers, games
         # called (by `run`, between games) when no worker has sent anything for a while: the
         # tournament stores the games it holds (see ladder.runner)
         self.on_idle: Callable[[], None] | None = None
@@ -219,9 +224,19 @@ class LocalBackend:
                 yield from self._police(pending, retries)
                 policed = time.monotonic()
 
+    def _depth(self) -> int:
+        """How many games a worker holds (see _PER_WORKER), from the games played so far."""
+        seconds, games = self._played
+        if games < 8:
+            return _PER_WORKER
+        if seconds <= 0:
+            return _MAX_PER_WORKER
+        return max(_PER_WORKER, min(_MAX_PER_WORKER, int(_QUEUED_SECONDS * games / seconds)))
+
     def _dispatch(self, pending: deque[GameTask]) -> None:
+        depth = self._depth()
         for worker in self._pool:
-            while pending and len(worker.assigned) < _PER_WORKER and not self._stop:
+            while pending and len(worker.assigned) < depth and not self._stop:
                 task = pending.popleft()
                 self._serial += 1
                 try:
@@ -248,6 +263,8 @@ class LocalBackend:
                     if voided is not None:
                         yield voided
                 else:
+                    self._played[0] += payload.duration
+                    self._played[1] += 1
                     yield payload
                 if not ended:
                     return

@@ -333,3 +333,13 @@ def test_games_held_in_a_batch_are_stored_when_idle_and_when_the_run_fails(tmp_p
         assert report.status == "failed" and "failed outside" in (report.failure or "")
         assert report.played == 4 and count_games(db) == 4  # stored on the way out
         assert store.run(run).status == "failed"
+
+
+def test_a_local_worker_holds_more_quick_games_and_two_slow_ones() -> None:
+    """Quick games: up to 8 waiting in a worker's pipe (about 20 ms of games), so that it does
+    not wait for the tournament process to be scheduled; slow games: two (one playing)."""
+    backend = LocalBackend(2)
+    assert backend._depth() == 2  # nothing played yet
+    for seconds, games, depth in [(0.011, 10, 8), (0.05, 10, 4), (0.2, 10, 2), (60.0, 10, 2)]:
+        backend._played = [seconds, games]
+        assert backend._depth() == depth
