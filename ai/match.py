@@ -258,11 +258,13 @@ class Referee:
         so are the destructors of what its traceback held). A process the bot forked that comes
         back through here ends at once: only the process that plays may go on."""
         limit = self.move_timeout if limit == "move" else limit
-        what = "the move time limit" if limit == self.move_timeout else "the time limit"
         hb = self.heartbeat
+        guard = self.guard
+        quiet = type(guard) is NullGuard  # (the common case: nothing to enter or leave)
         error: str | None = None
         kind = "error"
-        self.guard.enter(seat)
+        if not quiet:
+            guard.enter(seat)
         start = time.perf_counter()
         hb.begin(seat, index, limit)
         try:
@@ -276,18 +278,23 @@ class Referee:
                 self._forked_child_ends()
                 error = _describe_exception_safely(e)
                 value = None
-            self._forked_child_ends()
+            if not self.trusted:
+                self._forked_child_ends()
             hb.end()  # inside the try: an alarm arriving just now still counts as a timeout
         except MoveTimeout:
             self._forked_child_ends()
             hb.end()
             seconds = time.perf_counter() - start
-            self.guard.leave(seat)
+            guard.leave(seat)
             return None, seconds, Fault(
                 seat, index, "timeout",
-                f"no answer within {what} of {limit:g} s (interrupted after {seconds:.3f} s)")
+                f"no answer within {self._what(limit)} of {limit:g} s (interrupted after "
+                f"{seconds:.3f} s)")
         seconds = time.perf_counter() - start
-        self.guard.leave(seat)
+        if not quiet:
+            guard.leave(seat)
+        if error is None and (limit is None or seconds <= limit):
+            return value, seconds, None
         if error is not None and kind != "error":
             return None, seconds, Fault(seat, index, kind, error)
         if error is not None and limit is not None and seconds > limit:
@@ -295,15 +302,17 @@ class Referee:
             last = error.strip().splitlines()[-1] if error.strip() else ""
             return None, seconds, Fault(
                 seat, index, "timeout",
-                f"no answer within {what} of {limit:g} s (it failed after {seconds:.3f} s: "
-                f"{last[:300]})")
+                f"no answer within {self._what(limit)} of {limit:g} s (it failed after "
+                f"{seconds:.3f} s: {last[:300]})")
         if error is not None:
             return None, seconds, Fault(seat, index, "error", error)
-        if limit is not None and seconds > limit:
-            return None, seconds, Fault(
-                seat, index, "timeout",
-                f"answered after {seconds:.3f} s, past {what} of {limit:g} s")
-        return value, seconds, None
+        return None, seconds, Fault(
+            seat, index, "timeout",
+            f"answered after {seconds:.3f} s, past {self._what(limit)} of {limit:g} s")
+
+    def _what(self, limit: float | None) -> str:
+        """The name of a call's time limit in a fault's message."""
+        return "the move time limit" if limit == self.move_timeout else "the time limit"
 
     def _forked_child_ends(self) -> None:
         """In a process a bot forked during its call (and that returned from it), end that
@@ -517,6 +526,9 @@ def play_game(
         if player not in referee.faulted_seats():
             view = state.resample_from_infostate(player, view_seed)
             answer, seconds, fault = referee.call(player, index, _answer, seats[player].step, view)
+            if (fault is None and guard is None and type(answer) is int
+                    and state.is_legal(answer)):
+                return answer, seconds  # the usual case, as the last branch below
             if tampered(player, "step()"):
                 fault = None  # faulted for that already
             elif fault is None and isinstance(answer, _NotAnAction):
@@ -575,9 +587,20 @@ def play_game(
             bot.begin(state, seat)
     move_times: list[float] = []
     movers: list[int] = []
+    # the action's text, for the process bots sent full (not lean) messages
+    with_text = any(not b.lean for _, b in feeds)
+    applied = referee.heartbeat.applied if referee is not None else None
+    # whether any seat's bot has inform_action (looked at again after a fault: a seat's bot
+    # changes only then)
+    informed = any(m is not None and m.inform_action is not None for m in seats)
+    faults_seen = len(referee.faults) if referee is not None else 0
+    getrandbits = rng.getrandbits
     while not state.is_terminal():
         player = state.current_player()
-        step_seed = rng.randrange(1 << 63)
+        # rng.randrange(1 << 63), drawn as it draws (64 bits until one below 2**63)
+        step_seed = getrandbits(64)
+        while step_seed >> 63:
+            step_seed = getrandbits(64)
         if referee is None:
             view = state.resample_from_infostate(player, step_seed)
             start = time.perf_counter()
@@ -597,8 +620,7 @@ def play_game(
                               state.clone()))
             if guard is not None:
                 guard.restore_game()
-        # the action's text, for the process bots sent full (not lean) messages
-        text = state.action_to_string(action) if any(not b.lean for _, b in feeds) else ""
+        text = state.action_to_string(action) if with_text else ""
         state.apply_action(action)
         history.append(action)
         for seat, bot in feeds:
@@ -608,9 +630,12 @@ def play_game(
             guard.remember(state)
         move_times.append(seconds)
         movers.append(player)
-        if referee is not None:
-            referee.heartbeat.applied(index, action, seconds)
-        for seat in range(len(seats)):
+        if applied is not None:
+            applied(index, action, seconds)
+            if len(referee.faults) != faults_seen:  # type: ignore[union-attr]
+                faults_seen = len(referee.faults)  # type: ignore[union-attr]
+                informed = any(m is not None and m.inform_action is not None for m in seats)
+        for seat in range(len(seats) if informed else 0):
             inform = seats[seat].inform_action  # type: ignore[union-attr]
             if inform is None or (referee is not None and seat in referee.faulted_seats()):
                 continue

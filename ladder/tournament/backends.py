@@ -63,8 +63,12 @@ from ladder.tournament.worker import (GameOutcome, LocalHeartbeat, VoidedGame, W
                                       _process_sandbox)
 
 BACKENDS = ("local", "ray")
-# How many games each local worker holds at once (one playing, the rest waiting in its pipe).
+# How many games each local worker holds at once (one playing, the rest waiting in its pipe):
+# _PER_WORKER, and for quick games up to _MAX_PER_WORKER, about _QUEUED_SECONDS of games (so that
+# a worker does not wait for this process, however late it is scheduled, to hand it the next).
 _PER_WORKER = 2
+_MAX_PER_WORKER = 8
+_QUEUED_SECONDS = 0.02
 # How often the pool looks at its workers' heartbeats and process states (seconds): its limits
 # are seconds long, and reading /proc after every game would cost quick games their rate.
 _POLICE_EVERY = 0.05
@@ -151,6 +155,10 @@ class LocalBackend:
         self._serial = 0
         self.restarted_workers = 0
         self._failed_starts = 0
+        self._played = [0.0, 0]  # seconds the games took in their workers, games
+        # called (by `run`, between games) when no worker has sent anything for a while: the
+        # tournament stores the games it holds (see ladder.runner)
+        self.on_idle: Callable[[], None] | None = None
 
     def request_stop(self) -> None:
         self._stop = True
@@ -207,6 +215,8 @@ class LocalBackend:
             ready: dict[_Worker, set[Any]] = {}
             for key, _ in self._selector.select(timeout=0.1):
                 ready.setdefault(key.data, set()).add(key.fileobj)
+            if not ready and self.on_idle is not None:
+                self.on_idle()
             for worker, which in ready.items():
                 if worker in self._pool:
                     yield from self._collect(worker, worker.process.sentinel in which,
@@ -215,9 +225,19 @@ class LocalBackend:
                 yield from self._police(pending, retries)
                 policed = time.monotonic()
 
+    def _depth(self) -> int:
+        """How many games a worker holds (see _PER_WORKER), from the games played so far."""
+        seconds, games = self._played
+        if games < 8:
+            return _PER_WORKER
+        if seconds <= 0:
+            return _MAX_PER_WORKER
+        return max(_PER_WORKER, min(_MAX_PER_WORKER, int(_QUEUED_SECONDS * games / seconds)))
+
     def _dispatch(self, pending: deque[GameTask]) -> None:
+        depth = self._depth()
         for worker in self._pool:
-            while pending and len(worker.assigned) < _PER_WORKER and not self._stop:
+            while pending and len(worker.assigned) < depth and not self._stop:
                 task = pending.popleft()
                 self._serial += 1
                 try:
@@ -244,6 +264,8 @@ class LocalBackend:
                     if voided is not None:
                         yield voided
                 else:
+                    self._played[0] += payload.duration
+                    self._played[1] += 1
                     yield payload
                 if not ended:
                     return
@@ -593,6 +615,7 @@ class RayBackend:
         self.max_losses = max_losses
         self.no_cpu_wait = no_cpu_wait
         self.on_event: Callable[[str], None] = _to_stderr
+        self.on_idle: Callable[[], None] | None = None  # as LocalBackend's
         self._stop = False
         self._flights: dict[Any, _Flight] = {}
         self._nodes: dict[str, _Node] = {}
@@ -756,6 +779,8 @@ class RayBackend:
             if not self._flights:
                 break
             ready, _ = ray.wait(list(self._flights), num_returns=1, timeout=0.2)
+            if not ready and self.on_idle is not None:
+                self.on_idle()
             for gen in ready:
                 outcome = self._receive(gen, queue, watch, losses)
                 if outcome is not None:

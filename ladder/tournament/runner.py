@@ -4,7 +4,13 @@
 of it for a new run, the rest for a resumed one), with a progress bar, and handles Ctrl-C: the
 first SIGINT (or SIGTERM) stops handing out games and ends the workers, so only the games in
 flight are lost; the run is marked "interrupted" and can be resumed. A second Ctrl-C stops at
-once (still without losing a stored game: each one is its own transaction).
+once (still without losing a finished game: those in hand are stored on the way out).
+
+Finished games are stored a few at a time (`_Batch`), one transaction for each batch: at most
+`_BATCH_GAMES` games or `_BATCH_SECONDS` seconds' worth, and whatever is held as soon as the
+workers fall quiet for a moment (the backend's `on_idle`), so that a quick game does not pay a
+commit of its own. A tournament process killed outright (SIGKILL) loses the batch in hand with
+the games in flight; `tournament resume` plays them again.
 
 A store error while the run goes on (another process holding the write lock past the busy
 timeout, a full disk, a damaged file) stops it the same way: the run is interrupted, not
@@ -20,7 +26,7 @@ import sqlite3
 import sys
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from tqdm import tqdm
@@ -162,8 +168,9 @@ def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
         return []
     done = store.completed_keys(run_id)
     # the bots' processes are started from here wherever the games are played (a Ray node)
-    here = {"origin": os.getcwd(), "bot_limits": os.environ.get(LIMITS_VAR, "").strip()}
-    return [replace(t, **here) for t in plan(info.spec, run_id) if t.key not in done]
+    return [t for t in plan(info.spec, run_id, origin=os.getcwd(),
+                            bot_limits=os.environ.get(LIMITS_VAR, "").strip())
+            if t.key not in done]
 
 
 class _StopOnSignal:
@@ -235,10 +242,13 @@ def play_run(
     cpu_start = _cpu()
     stopper = _StopOnSignal(backend, out if progress else None)
     status = "finished"
+    batch = _Batch(store, report, standings)
+    if hasattr(backend, "on_idle"):
+        backend.on_idle = batch.flush
     try:
         with stopper:
             for outcome in backend.run(tasks):
-                _store(store, outcome, report, standings)
+                batch.add(outcome)
                 if tracker is not None:
                     tracker.add_game(outcome.deal, [(s.bot, s.rank) for s in outcome.seats])
                     if tracker.state.result is not None:
@@ -252,6 +262,7 @@ def play_run(
                                                  getattr(backend, "live_cpus", None), room),
                                         refresh=False)
                 bar.update(1)
+            batch.flush()
         decided = tracker is not None and tracker.state.result is not None
         if not decided and (stopper.signalled or report.done < info.planned):
             status = "interrupted"
@@ -265,6 +276,14 @@ def play_run(
         status = "failed"
         report.failure = str(e)
     finally:
+        if batch.pending:  # stopped by an exception: store the finished games in hand
+            try:
+                batch.flush()
+            except (sqlite3.Error, StoreError) as e:
+                if report.failure is None:
+                    report.store_failure = True
+                    report.failure = store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
+                status = "interrupted"
         report.wall_seconds = time.monotonic() - start
         report.parent_cpu_seconds = _cpu() - cpu_start
         backend.close()
@@ -289,24 +308,56 @@ def play_run(
     return report
 
 
-def _store(store: Store, outcome: GameOutcome | VoidedGame, report: RunReport,
-           standings: Standings) -> None:
-    if isinstance(outcome, VoidedGame):
-        if store.save_void(outcome):
-            report.voided += 1
-        else:
-            report.duplicates += 1
-        return
-    if store.save_game(outcome) is None:
-        report.duplicates += 1
-        return
-    report.played += 1
-    report.worker_seconds += outcome.duration
-    report.worker_cpu_seconds += outcome.cpu_seconds
-    for s in outcome.seats:
-        standings.add(s.bot, s.rank)
-        if s.fault is not None:
-            report.faults += 1
+# A batch of finished games is stored once it holds this many games, or once its first game
+# has waited this long (see the module docstring).
+_BATCH_GAMES = 500
+_BATCH_SECONDS = 0.5
+
+
+class _Batch:
+    """The finished games not yet stored (see the module docstring); counts each one into the
+    report and the standings once it is stored."""
+
+    def __init__(self, store: Store, report: RunReport, standings: Standings) -> None:
+        self.store = store
+        self.report = report
+        self.standings = standings
+        self.pending: list[GameOutcome] = []
+        self.since = 0.0  # when the first pending game arrived
+
+    def add(self, outcome: GameOutcome | VoidedGame) -> None:
+        if isinstance(outcome, VoidedGame):  # rare: stored at once, after the games held
+            self.flush()
+            if self.store.save_void(outcome):
+                self.report.voided += 1
+            else:
+                self.report.duplicates += 1
+            return
+        if not self.pending:
+            self.since = time.monotonic()
+        self.pending.append(outcome)
+        if (len(self.pending) >= _BATCH_GAMES
+                or time.monotonic() - self.since >= _BATCH_SECONDS):
+            self.flush()
+
+    def flush(self) -> None:
+        """Store the games held, in one transaction."""
+        if not self.pending:
+            return
+        ids = self.store.save_games(self.pending)
+        stored, self.pending = self.pending, []
+        report, standings = self.report, self.standings
+        for outcome, game_id in zip(stored, ids):
+            if game_id is None:
+                report.duplicates += 1
+                continue
+            report.played += 1
+            report.worker_seconds += outcome.duration
+            report.worker_cpu_seconds += outcome.cpu_seconds
+            for s in outcome.seats:
+                standings.add(s.bot, s.rank)
+                if s.fault is not None:
+                    report.faults += 1
 
 
 def _cpu() -> float:

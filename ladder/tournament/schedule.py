@@ -157,8 +157,9 @@ def check(spec: TournamentSpec) -> int:
     return total
 
 
-def plan(spec: TournamentSpec, run_id: int = 0) -> list[GameTask]:
-    """Every game of the tournament, deal by deal."""
+def plan(spec: TournamentSpec, run_id: int = 0, origin: str = "",
+         bot_limits: str = "") -> list[GameTask]:
+    """Every game of the tournament, deal by deal (`origin`, `bot_limits`: see GameTask)."""
     check(spec)
     tables = seatings(len(spec.bots), spec.players, spec.seatings)
     tasks: list[GameTask] = []
@@ -169,5 +170,5 @@ def plan(spec: TournamentSpec, run_id: int = 0) -> list[GameTask]:
             tasks.append(GameTask(
                 run_id=run_id, deal=deal, seating=s, game=spec.game, options=dict(spec.options),
                 seed=seed, resample_seed=rseed, bots=tuple(spec.bots[b] for b in seating),
-                move_timeout=spec.move_timeout))
+                move_timeout=spec.move_timeout, origin=origin, bot_limits=bot_limits))
     return tasks

@@ -47,7 +47,7 @@ import socket
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import typer
 
@@ -800,29 +800,48 @@ class Store:
     def save_game(self, outcome: GameOutcome) -> int | None:
         """Store a finished game and its seats in one transaction; returns its id, or None when
         that (run, deal, seating) was already stored."""
+        return self.save_games([outcome])[0]
+
+    def save_games(self, outcomes: Sequence[GameOutcome]) -> list[int | None]:
+        """Store finished games and their seats in one transaction (all or none); returns each
+        one's id, or None for a game whose (run, deal, seating) was already stored. One
+        transaction for many games: a commit costs more than a quick game's rows."""
         c = self.conn
-        options = outcome.options
-        goal = (goal_reached(outcome.game, options, outcome.seed, outcome.actions)
-                if len(outcome.seats) == 1 else None)
+        stamp = now()
+        pools: dict[tuple[str, str], str] = {}  # (game, options' text) -> pool key
+        ids: list[int | None] = []
+        seat_rows: list[tuple[Any, ...]] = []
         with self.transaction():
-            cur = c.execute(
-                "INSERT OR IGNORE INTO games (run_id, deal, seating, game, options, players, seed,"
-                " resample_seed, actions, move_times, duration, worker, finished_at, pool,"
-                " goal_reached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (outcome.run_id, outcome.deal, outcome.seating, outcome.game,
-                 outcome.options_json, len(outcome.seats), outcome.seed, outcome.resample_seed,
-                 outcome.actions_json, outcome.move_times_json, outcome.duration, outcome.worker,
-                 now(), pool_key(outcome.game, options), None if goal is None else int(goal)))
-            if cur.rowcount == 0:
-                return None
-            game_id = int(cur.lastrowid)
-            c.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.bot, s.spec, s.score, s.rank, s.game_rank,
-                  s.fault["kind"] if s.fault else None, s.fault["move"] if s.fault else None,
-                  s.fault["message"] if s.fault else None, s.moves, s.think_seconds,
-                  s.max_move_seconds) for s in outcome.seats])
-        return game_id
+            for outcome in outcomes:
+                pool = pools.get((outcome.game, outcome.options_json))
+                if pool is None or len(outcome.seats) == 1:
+                    options = outcome.options
+                    pool = pools[(outcome.game, outcome.options_json)] = pool_key(outcome.game,
+                                                                                  options)
+                goal = (goal_reached(outcome.game, options, outcome.seed, outcome.actions)
+                        if len(outcome.seats) == 1 else None)
+                cur = c.execute(
+                    "INSERT OR IGNORE INTO games (run_id, deal, seating, game, options, players,"
+                    " seed, resample_seed, actions, move_times, duration, worker, finished_at,"
+                    " pool, goal_reached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (outcome.run_id, outcome.deal, outcome.seating, outcome.game,
+                     outcome.options_json, len(outcome.seats), outcome.seed,
+                     outcome.resample_seed, outcome.actions_json, outcome.move_times_json,
+                     outcome.duration, outcome.worker, stamp, pool,
+                     None if goal is None else int(goal)))
+                if cur.rowcount == 0:
+                    ids.append(None)
+                    continue
+                game_id = int(cur.lastrowid)
+                ids.append(game_id)
+                seat_rows.extend(
+                    (game_id, s.seat, s.bot, s.spec, s.score, s.rank, s.game_rank,
+                     s.fault["kind"] if s.fault else None, s.fault["move"] if s.fault else None,
+                     s.fault["message"] if s.fault else None, s.moves, s.think_seconds,
+                     s.max_move_seconds) for s in outcome.seats)
+            c.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          seat_rows)
+        return ids
 
     def game(self, game_id: int) -> StoredGame:
         """A stored game by its number; StoreError when there is none."""

@@ -353,7 +353,15 @@ def _seed_override(spec: str, game_seed: int, name: str) -> dict[str, Any]:
 
 
 def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """host:pid of this process (the host asked once per process)."""
+    global _worker_name
+    pid = os.getpid()
+    if _worker_name is None or _worker_name[0] != pid:
+        _worker_name = (pid, f"{socket.gethostname()}:{pid}")
+    return _worker_name[1]
+
+
+_worker_name: tuple[int, str] | None = None
 
 
 def play_task(task: GameTask, heartbeat: Any = None,
@@ -422,9 +430,12 @@ def play_task(task: GameTask, heartbeat: Any = None,
     move_times = [round(t, 6) for t in task.prefix_times] + [round(t, 6) for t in result.move_times]
     movers += result.movers
     first = {f.seat: f for f in reversed(faults)}  # the first fault of each seat
+    times: list[list[float]] = [[] for _ in task.bots]  # each seat's move times
+    for t, m in zip(move_times, movers):
+        times[m].append(t)
     seats = []
     for seat, (name, spec) in enumerate(task.bots):
-        mine = [t for t, m in zip(move_times, movers) if m == seat]
+        mine = times[seat]
         seats.append(SeatOutcome(
             seat=seat, bot=name, spec=spec, score=int(result.scores[seat]),
             rank=int(result.ranks[seat]), game_rank=int(result.game_ranks[seat]),

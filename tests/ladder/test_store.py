@@ -74,3 +74,25 @@ def test_unknown_run_lists_the_known_ones(tmp_path: Path) -> None:
         store.create_run(_spec(), planned=4)
         with pytest.raises(StoreError, match="recent runs: 1"):
             store.run(5)
+
+
+def test_a_batch_of_games_is_one_transaction_all_or_none(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    with Store(tmp_path / "s.db") as store:
+        run = store.create_run(_spec(), planned=4)
+        tasks = plan(_spec(), run)
+        outcomes = [play_task(t) for t in tasks[:3]]
+        assert store.save_game(outcomes[0]) is not None
+        # one stored already, one repeated within the batch: None for those two
+        ids = store.save_games([outcomes[0], outcomes[1], outcomes[2], outcomes[1]])
+        assert ids[0] is None and ids[3] is None and None not in ids[1:3]
+        assert store.completed_keys(run) == {t.key for t in tasks[:3]}
+        # a batch whose last game cannot be stored (a seat without its bot's name) stores none
+        bad_seat = replace(outcomes[0].seats[0], bot=None)
+        bad = replace(play_task(tasks[3]), seats=[bad_seat, *outcomes[0].seats[1:]])
+        before = store.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        with pytest.raises(sqlite3.IntegrityError):
+            store.save_games([replace(outcomes[0], deal=7), bad])
+        assert store.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == before
+        assert store.completed_keys(run) == {t.key for t in tasks[:3]}

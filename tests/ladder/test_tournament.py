@@ -289,3 +289,57 @@ def test_a_name_already_standing_for_another_spec_is_refused(tmp_path: Path) -> 
     assert "the bot name 'a' already stands for 'random'" in clash.output
     with Store(db, create=False) as store:
         assert len(store.runs()) == 1
+
+
+class _FailingBackend:
+    """Plays the first tasks in this process, says it is idle after the first game, then
+    fails as a backend does when a game fails outside any bot's call."""
+
+    workers = 1
+
+    def __init__(self, db: Path, games: int) -> None:
+        self.db = db
+        self.games = games
+        self.on_idle = None
+        self.stored_when_idle = -1
+
+    def run(self, tasks):  # type: ignore[no-untyped-def]
+        from ladder.backends import GameFailure
+        from ladder.worker import play_task
+
+        for i, task in enumerate(tasks[:self.games]):
+            yield play_task(task)
+            if i == 0:
+                self.on_idle()
+                self.stored_when_idle = count_games(self.db)  # committed: read from outside
+        raise GameFailure("a game failed outside any bot's call")
+
+    def request_stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_games_held_in_a_batch_are_stored_when_idle_and_when_the_run_fails(tmp_path: Path) -> None:
+    db = tmp_path / "batch.db"
+    game = engine.load_game("dragon", players=2)
+    spec = TournamentSpec("dragon", game.options, (("a", "random"), ("b", "random")), 5, seed=4)
+    with Store(db) as store:
+        run = start_run(store, spec)
+        backend = _FailingBackend(db, 4)
+        report = play_run(store, run, backend, progress=False)
+        assert backend.stored_when_idle == 1  # the workers fell quiet: the game held is stored
+        assert report.status == "failed" and "failed outside" in (report.failure or "")
+        assert report.played == 4 and count_games(db) == 4  # stored on the way out
+        assert store.run(run).status == "failed"
+
+
+def test_a_local_worker_holds_more_quick_games_and_two_slow_ones() -> None:
+    """Quick games: up to 8 waiting in a worker's pipe (about 20 ms of games), so that it does
+    not wait for the tournament process to be scheduled; slow games: two (one playing)."""
+    backend = LocalBackend(2)
+    assert backend._depth() == 2  # nothing played yet
+    for seconds, games, depth in [(0.011, 10, 8), (0.05, 10, 4), (0.2, 10, 2), (60.0, 10, 2)]:
+        backend._played = [seconds, games]
+        assert backend._depth() == depth
