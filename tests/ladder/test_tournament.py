@@ -304,8 +304,8 @@ class _FailingBackend:
         self.stored_when_idle = -1
 
     def run(self, tasks):  # type: ignore[no-untyped-def]
-        from ladder.backends import GameFailure
-        from ladder.worker import play_task
+        from ladder.tournament.backends import GameFailure
+        from ladder.tournament.worker import play_task
 
         for i, task in enumerate(tasks[:self.games]):
             yield play_task(task)
