@@ -239,3 +239,17 @@ def test_expert_data_records_the_search_and_is_reproducible():
         pnet.fit({k: v[a["group"] == 0] if k in ("x", "seat", "left", "final", "goal", "won",
                                                   "margin", "group", "table") else v
                   for k, v in a.items()}, seed=1, hidden=4, epochs=2)
+
+
+def test_the_command_line_plays_fits_and_writes_a_model_the_engine_loads(tmp_path: Path,
+                                                                         restore_net, capsys):
+    from ai.learn.__main__ import main
+    data = tmp_path / "gen.npz"
+    model = tmp_path / "net.json"
+    assert main(["expert", "--games", "8", "--seed", "3", "--bot", "strong(iterations=20)",
+                 "--workers", "1", "--out", str(data)]) == 0
+    assert main(["net", str(data), "--out", str(model), "--epochs", "2", "--hidden", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "| 16 |" in out and "net policy" in out and "hand prior" in out
+    info = cnet.load_net(model)
+    assert info["hidden"] == 4 and info["games"] == 8
