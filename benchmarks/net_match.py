@@ -1,9 +1,11 @@
-"""The net's search options against today's `strong`, at equal iterations (issue 38, item 1).
+"""The net's search options against today's `strong`, at equal iterations or equal time
+(issue 38, item 1).
 
     nice .venv/bin/python benchmarks/net_match.py --iterations 2000 --deals 20 \
         --only "prior=net,puct=1.0" "evaluation=net"
 
-Each line: `strong(iterations=N,CANDIDATE)` against `strong(iterations=N)`, 2-player Mount Tai
+Each line: `strong(iterations=N,CANDIDATE)` against `strong(iterations=N)` (with --millis:
+the same at M ms a move), 2-player Mount Tai
 unless -o says otherwise, the candidate taking both seats of every deal (ai.evaluate's
 head_to_head: wins with ties shared, 95% Wilson interval). The figures are in
 ai/NET_MOUNT_TAI.md.
@@ -23,6 +25,8 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="mount-tai")
     ap.add_argument("--iterations", type=int, default=2000)
+    ap.add_argument("--millis", type=float, default=0.0,
+                    help="equal time a move instead of equal iterations (0: use --iterations)")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
@@ -32,9 +36,10 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="candidate option strings to test instead")
     args = ap.parse_args()
     options = parse_game_options(args.option)
-    base = f"{args.baseline}(iterations={args.iterations})"
+    budget = f"millis={args.millis:g}" if args.millis else f"iterations={args.iterations}"
+    base = f"{args.baseline}({budget})"
     for cand in args.only or CANDIDATES:
-        spec = f"strong(iterations={args.iterations},{cand})"
+        spec = f"strong({budget},{cand})"
         r = head_to_head(args.game, spec, [base], args.deals, options=options,
                          workers=args.workers, seed=args.seed)
         print(f"{cand:40} vs {base}: {r}  ({r.seconds_per_move * 1000:.0f} ms/move)",

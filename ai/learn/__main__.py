@@ -108,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "expert":
         from ai.learn.expert import generate as expert_games
+        from ai.learn.selfplay import features_fn
+        try:
+            features_fn(args.game)
+        except ValueError as e:
+            ap.error(str(e))
         start = time.time()
         try:
             data = expert_games(args.game, args.games, args.seed, args.bot, args.epsilon,
