@@ -366,7 +366,7 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "threads": (int, 1, "root-parallel threads"),
     "seed": (int, 0, "seed (a search with an iteration budget is reproducible)"),
     "evaluation": (str, None, "the game's evaluation the cut-off uses, by name (Mount Tai: "
-                   "hand or learned; default: the game's own)"),
+                   "hand, learned or net; default: the game's own)"),
     "goal_margin": (float, 0.0, "solo games: share of the final reward paid for the margin to "
                     "the goal (0: reached or not only)"),
     "normalize": (bool, False, "UCB on each node's child means rescaled to [0, 1]"),
@@ -378,6 +378,10 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
                "(0: a fresh one every iteration)"),
     "action_keys": (bool, False, "ISMCTS: key the tree by what an action does (Mount Tai: a "
                     "face-down edict by its tile once shown, not by its slot)"),
+    "prior": (str, "hand", "the tree's prior for bias, puct and the expansion order: hand (the "
+              "game's move prior) or net (Mount Tai: the net's policy, issue 38)"),
+    "puct": (float, 0.0, "PUCT weight on the prior: + puct * prior * sqrt(avail) / (visits + 1) "
+             "(0: off)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,
@@ -462,6 +466,7 @@ OPTION_LIMITS: dict[str, float] = {
     "think_iterations": 10**9,
     "c": 1e6,
     "bias": 1e6,
+    "puct": 1e6,
     "cutoff": 10**6,
     "determinizations": 10**5,
     "threads": 64,

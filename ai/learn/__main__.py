@@ -59,6 +59,27 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--model", required=True, help="the model to calibrate")
     c.add_argument("--out", required=True)
     c.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
+    e = sub.add_parser("expert", help="self-play with policy targets (root visits) for the net "
+                                      "(.npz; ai/learn/expert.py)")
+    e.add_argument("--game", default="mount-tai")
+    e.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
+    e.add_argument("--games", type=int, default=400)
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--bot", default="strong(iterations=400)", help="the bot of every seat")
+    e.add_argument("--epsilon", type=float, default=0.05, help="chance of a random move")
+    e.add_argument("--workers", type=int, default=2)
+    e.add_argument("--out", required=True)
+    n = sub.add_parser("net", help="fit the net (value MLP + policy head) on expert data and "
+                                   "report it against the linear model and the hand projection")
+    n.add_argument("data", nargs="+")
+    n.add_argument("--out", required=True, help="the model file (.json)")
+    n.add_argument("--seed", type=int, default=1, help="seed of the held-out split and the fit")
+    n.add_argument("--hidden", type=int, default=32)
+    n.add_argument("--epochs", type=int, default=40)
+    n.add_argument("--linear", help="the linear model to compare (default: the shipped one)")
+    n.add_argument("--refit", action="store_true",
+                   help="refit the value's linear part on this data (default: keep the linear "
+                        "model's weights, --linear, and fit the network on what it leaves)")
     r = sub.add_parser("report", help="error of the hand projection and of a model, by round")
     r.add_argument("data", nargs="+")
     r.add_argument("--model", help="a fitted model (.json) to compare")
@@ -85,6 +106,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(data['x']):,} positions of {args.games:,} games in "
               f"{time.time() - start:.0f} s -> {args.out}")
         return 0
+    if args.command == "expert":
+        from ai.learn.expert import generate as expert_games
+        from ai.learn.selfplay import features_fn
+        try:
+            features_fn(args.game)
+        except ValueError as e:
+            ap.error(str(e))
+        start = time.time()
+        try:
+            data = expert_games(args.game, args.games, args.seed, args.bot, args.epsilon,
+                                args.workers, players=args.players)
+        except KeyboardInterrupt:
+            print("interrupted: nothing saved", file=sys.stderr)
+            return 130
+        np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
+                            bot=np.asarray(args.bot), players=np.asarray(args.players), **data)
+        print(f"{len(data['p_row']):,} decisions, {len(data['x']):,} value rows of "
+              f"{args.games:,} games in {time.time() - start:.0f} s -> {args.out}")
+        return 0
+    if args.command == "net":
+        from ai.learn import net
+        return net.main(args)
     from ai.learn import fit as fitting
     if args.command == "fit":
         if any(not 1 <= k <= fitting.MODES for k in args.own):

@@ -78,6 +78,11 @@ ctypedef struct SearchConfig:
                             # by tile, not slot), so that below a reveal an edge means one thing
                             # in every determinization and the tree can follow what was shown;
                             # 0 (or a game without action_key): by the action id
+    int prior               # the tree's prior (progressive bias, PUCT, expansion order): 0 the
+                            # game's move_prior, 1 its learned_prior (Mount Tai: the net's policy)
+    double puct             # PUCT weight: a child's score gains puct * prior * sqrt(avail) /
+                            # (visits + 1), AlphaZero's term with ISMCTS's availability count
+                            # for the parent's visits (0: off)
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

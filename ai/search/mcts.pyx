@@ -46,6 +46,9 @@ cdef int _evaluator_index(const GameDef* g, object name) except -2:
     known = ", ".join(names) if names else "none but its default"
     raise ValueError(f"{game} has no evaluation {name!r}; it has: {known}")
 NODE_BYTES = sizeof(Node)
+PRIORS = {"hand": 0, "net": 1}
+
+ctypedef void (*PriorFn)(const void* s, const int* actions, int n, double* out) noexcept nogil
 
 
 cdef extern from "stdlib.h" nogil:
@@ -332,6 +335,7 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
     cdef int i, u = 0, pick, best_i = -1
     cdef double score, best_score = -INFINITY, total, mean, lo = 0.0, hi = 1.0, span = 1.0
     cdef Node* nd
+    cdef PriorFn prior_fn = g.move_prior if cfg.prior == 0 else g.learned_prior
     if cfg.normalize and c != NO_NODE:
         lo = INFINITY
         hi = -INFINITY
@@ -356,6 +360,8 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
                      + cfg.c * sqrt(log(<double>nd.avail) / nd.visits))
             if cfg.bias > 0:
                 score += cfg.bias * nd.prior / (nd.visits + 1.0)
+            if cfg.puct > 0:
+                score += cfg.puct * nd.prior * sqrt(<double>nd.avail) / (nd.visits + 1.0)
             if score > best_score:
                 best_score = score
                 best = c
@@ -369,8 +375,8 @@ cdef int32_t select_or_expand(Worker* w, const GameDef* g, const SearchConfig* c
             action[0] = w.acts[best_i]
         return best
     expanded[0] = True
-    if cfg.bias > 0 and g.move_prior != NULL:
-        g.move_prior(s, w.acts, n, w.prior)
+    if (cfg.bias > 0 or cfg.puct > 0) and prior_fn != NULL:
+        prior_fn(s, w.acts, n, w.prior)
         total = 0.0
         for i in range(n):
             total += w.prior[i]
@@ -714,7 +720,8 @@ cdef class Searcher:
                  playout="random", epsilon=0.1, cutoff=0, bias=0.0, determinizations=10,
                  aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1,
                  seed=0, evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
-                 chance=False, chance_layers=0, worlds=0, action_keys=False):
+                 chance=False, chance_layers=0, worlds=0, action_keys=False, prior="hand",
+                 puct=0.0):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -723,8 +730,10 @@ cdef class Searcher:
         self.cfg.reward = pick(REWARDS, reward, "reward")
         self.cfg.playout = pick(PLAYOUTS, playout, "playout")
         self.cfg.final_move = pick(FINALS, final, "final")
+        self.cfg.prior = pick(PRIORS, prior, "prior")
         self.cfg.aggregate = pick(AGGREGATES, aggregate, "aggregate")
-        for name, value in (("millis", millis), ("c", c), ("epsilon", epsilon), ("bias", bias)):
+        for name, value in (("millis", millis), ("c", c), ("epsilon", epsilon), ("bias", bias),
+                            ("puct", puct)):
             # NaN passes every comparison below and would make the search loop forever (a NaN
             # deadline never passes) or select nothing; infinity is a budget that never ends.
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isfinite(value):
@@ -733,8 +742,11 @@ cdef class Searcher:
             raise ValueError("give a budget: iterations > 0 and/or millis > 0")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
-        if c < 0 or bias < 0 or cutoff < 0:
-            raise ValueError("c, bias and cutoff must not be negative")
+        if c < 0 or bias < 0 or cutoff < 0 or puct < 0:
+            raise ValueError("c, bias, puct and cutoff must not be negative")
+        if prior != "hand" and bias == 0 and puct == 0:
+            raise ValueError(f"prior={prior} steers the tree only with a weight: give bias > 0 "
+                             f"or puct > 0")
         if not isinstance(goal_margin, (int, float)) or isinstance(goal_margin, bool) \
                 or not 0.0 <= goal_margin <= 1.0:
             raise ValueError(f"goal_margin must be a number in [0, 1], got {goal_margin!r}")
@@ -770,6 +782,7 @@ cdef class Searcher:
         self.cfg.chance_layers = chance_layers
         self.cfg.worlds = worlds
         self.cfg.action_keys = 1 if action_keys else 0
+        self.cfg.puct = puct
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -783,7 +796,7 @@ cdef class Searcher:
                            reuse=reuse, reuse_reveals=reuse_reveals, threads=threads, seed=seed,
                            evaluation=evaluation, goal_margin=goal_margin, normalize=normalize,
                            oracle=oracle, chance=chance, chance_layers=chance_layers,
-                           worlds=worlds, action_keys=action_keys)
+                           worlds=worlds, action_keys=action_keys, prior=prior, puct=puct)
 
     def __dealloc__(self):
         self._free_workers()
@@ -802,6 +815,8 @@ cdef class Searcher:
         cdef Rng mix
         self._free_workers()
         self.cfg.evaluator = _evaluator_index(state.gdef, self.evaluation)
+        if self.cfg.prior == 1 and state.gdef.learned_prior == NULL:
+            raise ValueError(f"{state.gdef.name.decode()} has no learned prior (prior=net)")
         self.g = state.gdef
         self.n_players = self.g.num_players(state.data)
         self.workers = <Worker*>line_alloc(self.n_workers * sizeof(Worker))

@@ -23,7 +23,7 @@ cdef enum:
     # Upper bound on any game's player count, for callers' fixed buffers.
     MAX_GAME_PLAYERS = 5
     # Named evaluations a game may offer besides `evaluate` (GameDef.evaluators).
-    MAX_EVALUATORS = 4
+    MAX_EVALUATORS = 6
 
 
 # An evaluation: `evaluate`'s contract (a value per seat in [0, 1] into out[num_players]).
@@ -128,3 +128,9 @@ ctypedef struct GameDef:
     # edges by it (SearchConfig.action_keys), so that a deep node's edge means one thing in
     # every determinization that reaches it. Must not change `s`. NULL: the action id itself.
     int (*action_key)(const void* s, int action) noexcept nogil
+
+    # A learned prior over the `n` legal actions `actions` of `s`, with `move_prior`'s contract
+    # (a non-negative weight per action into `out[n]`; Mount Tai: the net's policy, issue 38).
+    # A search uses it instead of `move_prior` for its tree's prior when asked
+    # (SearchConfig.prior). NULL: the game has none.
+    void (*learned_prior)(const void* s, const int* actions, int n, double* out) noexcept nogil

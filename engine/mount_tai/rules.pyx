@@ -37,6 +37,7 @@ from engine.mount_tai.checks cimport (
 )
 from engine.mount_tai.legal cimport mt_legal, legal_tidy, legal_cultivate, legal_water
 from engine.mount_tai.knowledge cimport mt_move_prior, mt_evaluate
+from engine.mount_tai.net cimport mt_evaluate_net, mt_net_prior
 from engine.mount_tai.learned cimport (mt_evaluate_learned, mt_evaluate_learned_v2,
                                        mt_evaluate_learned_v3)
 
@@ -1444,7 +1445,7 @@ _GAMEDEF.ranks = _ranks
 _GAMEDEF.move_prior = mt_move_prior
 _GAMEDEF.evaluate = mt_evaluate
 _GAMEDEF.score_scale = 10.0        # a typical winning margin in reputation
-_GAMEDEF.n_evaluators = 4
+_GAMEDEF.n_evaluators = 5
 _GAMEDEF.evaluator_names[0] = b"hand"       # knowledge.pyx's projection (issue 14's baseline)
 _GAMEDEF.evaluators[0] = mt_evaluate
 _GAMEDEF.evaluator_names[1] = b"learned"    # learned.pyx: the model fitted by ai.learn
@@ -1453,6 +1454,9 @@ _GAMEDEF.evaluator_names[2] = b"learned-v2" # the same with the model of issue 1
 _GAMEDEF.evaluators[2] = mt_evaluate_learned_v2
 _GAMEDEF.evaluator_names[3] = b"learned-v3" # the same with the model of issue 14's third step
 _GAMEDEF.evaluators[3] = mt_evaluate_learned_v3
+_GAMEDEF.evaluator_names[4] = b"net"        # net.pyx: the value net of issue 38 (ai.learn net)
+_GAMEDEF.evaluators[4] = mt_evaluate_net
+_GAMEDEF.learned_prior = mt_net_prior       # net.pyx: the net's policy (SearchConfig.prior)
 _GAMEDEF.goal = _goal
 _GAMEDEF.chance_signature = _chance_signature
 _GAMEDEF.action_key = _action_key
