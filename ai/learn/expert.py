@@ -26,7 +26,7 @@ import numpy as np
 import engine
 from ai.bots import make_bot
 from ai.learn.selfplay import DECISIONS_LEFT, features_fn
-from ladder.match import derived_seed, play_game
+from ai.match import derived_seed, play_game
 
 
 @dataclass

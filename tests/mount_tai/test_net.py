@@ -16,7 +16,7 @@ from ai.learn import net as pnet
 from ai.search import Searcher
 from engine.mount_tai import net as cnet
 from engine.mount_tai.knowledge import FEATURE_NAMES, features
-from ladder.match import play_game
+from ai.match import play_game
 
 F = len(FEATURE_NAMES)
 
