@@ -11,7 +11,8 @@ way it can fail is a `BotFault` of its own kind, which the referee records again
 - "error": the bot said it failed (an `error` message, or it refused the handshake);
 - "timeout": no answer within the move time limit (the process is killed);
 - "invalid": a line that is no message, too long, or an action id that is not legal;
-- "crashed": its process ended or closed its pipes.
+- "crashed": its process ended or closed its pipes (seen within `_CHECK_MS`, even when the
+  sandbox's namespace wrapper still holds copies of them).
 
 After a fault the process is killed; the seat is played by the referee's fallback bot.
 """
@@ -36,6 +37,9 @@ _MESSAGE_LIMIT = 2000
 # Bytes of output a bot may leave unread in its stdin before it is "crashed" (it stopped
 # reading): updates are small, a game's are far below this.
 _MAX_PENDING = 1 << 24
+# How often (ms) a bot that has not answered yet is checked for having closed its pipes: a fast
+# answer never waits for it; a bot that closed them is charged "crashed" within this much.
+_CHECK_MS = 200
 
 
 # The environment variable that overrides the sandbox's limits for every bot process, in
@@ -319,12 +323,22 @@ class ProcessBot:
         self.kill()
         raise BotFault(kind, message)
 
-    def _crashed(self, what: str) -> None:
-        code = self._proc.wait(1.0)
+    def _crashed(self, what: str, how: str | None = None) -> None:
+        code = None if how is not None else self._proc.wait(1.0)
         self.kill()
         tail = self.stderr_tail().strip()
         note = f"\n[the bot's stderr, its end:]\n{tail[-1500:]}" if tail else ""
-        raise BotFault("crashed", f"the bot's process {_ended(code)} (at its {what}){note}")
+        raise BotFault("crashed", f"the bot's process {how or _ended(code)} (at its {what})"
+                                  f"{note}")
+
+    def _pipe_closed(self) -> str | None:
+        """"output"/"input" if the bot's processes hold that pipe end no more (the sandbox
+        looks in /proc, as its namespace wrapper keeps the ends open); None otherwise."""
+        check = getattr(self._proc, "pipe_closed", None)
+        try:
+            return check() if check is not None else None
+        except Exception:
+            return None
 
     def _send(self, message: dict[str, Any], flush: bool = True) -> None:
         """Queue a line; with `flush`, write what the pipe takes now (never blocks). Updates
@@ -384,14 +398,20 @@ class ProcessBot:
                 poller.unregister(self._in)
                 self._writing = False
             if deadline is None:
-                timeout = None
+                timeout = _CHECK_MS
             else:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     self._fail("timeout", f"no answer within the {what} time limit of "
                                           f"{limit:g} s; its process was killed")
-                timeout = max(1, int(left * 1000) + 1)
-            for fd, event in poller.poll(timeout):
+                timeout = min(_CHECK_MS, max(1, int(left * 1000) + 1))
+            events = poller.poll(timeout)
+            if not events:  # quiet so far: has it closed its pipes behind the wrapper's back?
+                closed = self._pipe_closed()
+                if closed is not None:
+                    self.dead = True
+                    self._crashed(what, f"closed its {closed} pipe and can never answer")
+            for fd, event in events:
                 if fd == self._in:
                     if event & (select.POLLERR | select.POLLHUP):
                         self.dead = True

@@ -696,7 +696,7 @@ class BotProcess:
     stderr_path: Path    # its stderr, in the referee's folder (mode 0700), capped by file_mb
 
     def __init__(self, popen: subprocess.Popen[bytes], isolation: Isolation, workdir: Path,
-                 base: Path, stderr_path: Path, uid: int | None) -> None:
+                 base: Path, stderr_path: Path, uid: int | None, wrapped: bool = False) -> None:
         assert popen.stdin is not None and popen.stdout is not None
         self._popen = popen
         self.stdin = popen.stdin  # type: ignore[assignment]
@@ -706,6 +706,7 @@ class BotProcess:
         self.workdir = workdir
         self.stderr_path = stderr_path
         self.uid = uid
+        self._wrapped = wrapped  # started through `unshare --fork`, which holds the pipes too
         self._tail: bytes | None = None
         self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid())
 
@@ -725,6 +726,51 @@ class BotProcess:
 
     def alive(self) -> bool:
         return self._popen.poll() is None
+
+    def pipe_closed(self) -> str | None:
+        """"output" or "input" if no process of the bot holds that end of its pipes any more
+        (it closed it, and can never answer again), else None; None too when it cannot be told
+        (no namespace wrapper, a process the referee may not inspect, the bot gone).
+
+        Only the namespace's wrapper (`unshare --fork`, the parent of the bot's PID 1) keeps
+        copies of the pipe ends, so closing them is no end of file the referee can see: instead
+        the descriptors of every process in the bot's namespace are read from /proc. Without the
+        wrapper the bot is the process the referee started and its closing is an end of file."""
+        if not self._wrapped or self._popen.poll() is not None:
+            return None
+        try:
+            wanted = {"output": f"pipe:[{os.fstat(self.stdout.fileno()).st_ino}]",
+                      "input": f"pipe:[{os.fstat(self.stdin.fileno()).st_ino}]"}
+        except (OSError, ValueError):
+            return None
+        queue = children_of(self._popen.pid)
+        if not queue:
+            return None  # not started yet, or ending: its exit is seen on the pipe
+        held: set[str] = set()
+        seen: set[int] = set()
+        while queue:
+            pid = queue.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except FileNotFoundError:
+                continue  # ended meanwhile
+            except OSError:
+                return None  # not ours to inspect: cannot tell
+            for fd in fds:
+                try:
+                    held.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+                except OSError:
+                    pass
+            queue.extend(children_of(pid))
+        if self._popen.poll() is not None:
+            return None
+        for end, link in wanted.items():
+            if link not in held:
+                return end
+        return None
 
     def _read_tail(self, limit: int) -> bytes:
         try:
@@ -824,4 +870,5 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     except BaseException:
         shutil.rmtree(base, ignore_errors=True)
         raise
-    return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid)
+    return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid,
+                      wrapped=mode in ("root-ns", "user-ns"))

@@ -461,6 +461,73 @@ def test_only_its_pipes_are_open(mode: tuple[str, ...], tmp_path: Path) -> None:
         leak.close()
 
 
+def _closed_or_eof(bot: BotProcess, seconds: float = 10) -> str | None:
+    """What the referee can tell of a bot that went quiet: "eof" (its output pipe ended),
+    "output"/"input" (`pipe_closed`: no process of its holds that end), or None within
+    `seconds`."""
+    import select
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([bot.stdout], [], [], 0.05)
+        if ready and bot.stdout.read1(1 << 16) == b"":
+            return "eof"
+        closed = bot.pipe_closed()
+        if closed is not None:
+            return closed
+    return None
+
+
+@pytest.mark.parametrize("which", ["output", "input"])
+def test_a_bot_that_closes_a_pipe_and_keeps_running_is_seen(
+        mode: tuple[str, ...], which: str) -> None:
+    """Closing its stdout (or stdin) and sleeping is seen at once, even though the namespace's
+    wrapper still holds copies of the pipes: an end of file without it, `pipe_closed()` with."""
+    fd = 1 if which == "output" else 0
+    bot = python_bot(f"""
+        import os, sys, time
+        sys.stdout.write("ready\\n"); sys.stdout.flush()
+        sys.stdin.readline()
+        os.close({fd})
+        time.sleep(600)
+    """)
+    try:
+        assert bot.stdout.readline() == b"ready\n"
+        assert bot.pipe_closed() is None  # an honest bot, waiting for its input
+        bot.stdin.write(b"go\n")
+        bot.stdin.flush()
+        if which == "input" and "pid-namespace" not in mode:
+            time.sleep(0.5)  # no wrapper: the next write finds no reader (as the referee's does)
+            with pytest.raises(BrokenPipeError):
+                bot.stdin.write(b"more\n")
+                bot.stdin.flush()
+            return
+        seen = _closed_or_eof(bot)
+        assert seen in (("eof", "output") if which == "output" else ("input",)), seen
+        if "pid-namespace" in mode and which == "output":
+            assert seen == "output"  # the wrapper holds the pipe: no end of file
+    finally:
+        bot.kill()
+
+
+def test_a_pipe_still_held_by_a_child_of_the_bot_is_not_closed(mode: tuple[str, ...]) -> None:
+    """A bot whose parent process closes its stdout but whose child keeps it can still answer:
+    nothing is reported closed."""
+    bot = python_bot("""
+        import os, sys, time
+        if os.fork() == 0:
+            time.sleep(600)
+            os._exit(0)
+        os.close(1)
+        os.close(0)
+        time.sleep(600)
+    """)
+    try:
+        time.sleep(1.0)
+        assert _closed_or_eof(bot, 1.0) is None
+    finally:
+        bot.kill()
+
+
 def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import signal, time
