@@ -63,17 +63,18 @@ def bot_limits(text: str | None = None) -> Any:
         raise BotSpecError(f"${LIMITS_VAR}: {e}") from None
 
 
-def _spawn(argv: Sequence[str], pythonpath: Sequence[str], limits: str | None = None) -> Any:
+def _spawn(argv: Sequence[str], pythonpath: Sequence[str], limits: str | None = None,
+           hide: Sequence[str] = ()) -> Any:
     """The bot's process: through the sandbox (its own folder, limits, namespaces) when
     `ladder.referee.sandbox` is there, else a plain child in its own session. `limits` as for
-    `bot_limits`."""
+    `bot_limits`; `hide`: paths its sandbox hides (a store, with its SQLite companions)."""
     try:
         from ladder.referee import sandbox
     except ImportError:
         sandbox = None  # type: ignore[assignment]
     if sandbox is not None:
         return sandbox.spawn(list(argv), limits=bot_limits(limits),
-                             pythonpath=tuple(pythonpath))
+                             pythonpath=tuple(pythonpath), hide=tuple(hide))
     return _PlainProcess(argv, pythonpath)
 
 
@@ -146,12 +147,13 @@ class ProcessBot:
 
     `argv` is the program; `move_timeout` the move time limit in seconds (None: none);
     `setup_timeout` how long the handshake may take; `limits` the sandbox's limits in
-    $TIANTI_BOT_LIMITS's form (None or "": that variable's)."""
+    $TIANTI_BOT_LIMITS's form (None or "": that variable's); `hide` paths its sandbox hides
+    wherever they are (the tournament's store)."""
 
     def __init__(self, argv: Sequence[str], *, move_timeout: float | None = None,
                  setup_timeout: float | None = None, pythonpath: Sequence[str] = (),
                  referee: str = "tianti", transcript: bool = False,
-                 limits: str | None = None) -> None:
+                 limits: str | None = None, hide: Sequence[str] = ()) -> None:
         self.argv = list(argv)
         self.move_timeout = move_timeout
         self.name = ""
@@ -165,7 +167,7 @@ class ProcessBot:
         self._coder: P.EventCoder | None = None
         # (who, line) of every line, "referee" or "bot", when a transcript is wanted
         self.transcript: list[tuple[str, str]] | None = [] if transcript else None
-        self._proc = _spawn(self.argv, pythonpath, limits)
+        self._proc = _spawn(self.argv, pythonpath, limits, hide)
         self._in = self._proc.stdin.fileno()
         self._out = self._proc.stdout.fileno()
         os.set_blocking(self._in, False)

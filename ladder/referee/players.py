@@ -102,17 +102,19 @@ def command(spec: str, origin: str = "") -> list[str]:
 
 def make_player(spec: str, *, move_timeout: float | None = None,
                 setup_timeout: float | None = None, origin: str = "", limits: str = "",
-                **overrides: Any) -> Any:
+                hide: Sequence[str] = (), **overrides: Any) -> Any:
     """The bot `spec` names, ready to be seated (see the module doc). A process bot is started
     and has shaken hands when this returns (a failure is a `BotFault`). `origin` is the folder
     the tournament runs in and `limits` its $TIANTI_BOT_LIMITS, when the game is played
-    elsewhere (a Ray worker runs in Ray's folder and environment); empty: this process's."""
+    elsewhere (a Ray worker runs in Ray's folder and environment); empty: this process's.
+    `hide` names paths the bot's sandbox hides even where it could otherwise see them (the
+    tournament's store)."""
     from ladder.referee.host import ProcessBot
 
     if placement(spec) == "process":
         return ProcessBot(command(spec, origin), move_timeout=move_timeout,
                           setup_timeout=setup_timeout, pythonpath=python_path(origin),
-                          limits=limits)
+                          limits=limits, hide=hide)
     return make_bot(spec, **overrides)
 
 

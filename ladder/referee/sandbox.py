@@ -11,7 +11,8 @@ PID namespace (it is PID 1 there: it cannot see or signal the referee, the worke
 a network namespace (no network, unless `Limits.network`), IPC and UTS namespaces, and a mount
 namespace in which every file system is read-only, /tmp and /dev/shm are small private tmpfs, and
 what the bot has no business in is hidden: the referee's home, tianti's data folder (stores, saves,
-seat outputs), the TIANTI_DB store, what the caller names (`hide`), and as root the folders its uid
+seat outputs), the TIANTI_DB store, what the caller names (`hide`: a tournament names its store,
+wherever `--db` put it), and as root the folders its uid
 could not enter anyway (such as /root). The paths it needs (its interpreter, its PYTHONPATH, files
 named on its command line, `expose`) are bound back read-only; a store stays hidden even there.
 

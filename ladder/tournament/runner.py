@@ -167,9 +167,11 @@ def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
     if tracker is not None and tracker.state.result is not None:
         return []
     done = store.completed_keys(run_id)
-    # the bots' processes are started from here wherever the games are played (a Ray node)
+    # the bots' processes are started from here wherever the games are played (a Ray node);
+    # the store they are written to is hidden from every bot, wherever it is
     return [t for t in plan(info.spec, run_id, origin=os.getcwd(),
-                            bot_limits=os.environ.get(LIMITS_VAR, "").strip())
+                            bot_limits=os.environ.get(LIMITS_VAR, "").strip(),
+                            hide=(os.path.abspath(store.path),))
             if t.key not in done]
 
 

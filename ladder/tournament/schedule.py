@@ -95,6 +95,9 @@ class GameTask:
     # `bot_limits` the tournament's $TIANTI_BOT_LIMITS ("": the worker's environment's).
     origin: str = ""
     bot_limits: str = ""
+    # Paths no bot may see wherever they are: the tournament's store (its SQLite companions,
+    # -wal, -shm, -journal, go with it). A path missing where the game is played is ignored.
+    hide: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[int, int]:
@@ -158,8 +161,9 @@ def check(spec: TournamentSpec) -> int:
 
 
 def plan(spec: TournamentSpec, run_id: int = 0, origin: str = "",
-         bot_limits: str = "") -> list[GameTask]:
-    """Every game of the tournament, deal by deal (`origin`, `bot_limits`: see GameTask)."""
+         bot_limits: str = "", hide: tuple[str, ...] = ()) -> list[GameTask]:
+    """Every game of the tournament, deal by deal (`origin`, `bot_limits`, `hide`: see
+    GameTask)."""
     check(spec)
     tables = seatings(len(spec.bots), spec.players, spec.seatings)
     tasks: list[GameTask] = []
@@ -170,5 +174,6 @@ def plan(spec: TournamentSpec, run_id: int = 0, origin: str = "",
             tasks.append(GameTask(
                 run_id=run_id, deal=deal, seating=s, game=spec.game, options=dict(spec.options),
                 seed=seed, resample_seed=rseed, bots=tuple(spec.bots[b] for b in seating),
-                move_timeout=spec.move_timeout, origin=origin, bot_limits=bot_limits))
+                move_timeout=spec.move_timeout, origin=origin, bot_limits=bot_limits,
+                hide=hide))
     return tasks

@@ -400,7 +400,8 @@ def play_task(task: GameTask, heartbeat: Any = None,
             if made is None:
                 made, _, fault = referee.call(seat, -1, _make, spec, overrides,
                                               referee.move_timeout, task.origin,
-                                              task.bot_limits, limit=referee.setup_limit())
+                                              task.bot_limits, task.hide,
+                                              limit=referee.setup_limit())
             else:
                 fault = None
             if fault is not None:
@@ -452,25 +453,26 @@ def play_task(task: GameTask, heartbeat: Any = None,
 
 
 def _make(spec: str, overrides: dict[str, Any], move_timeout: float | None = None,
-          origin: str = "", limits: str = "") -> Any:
+          origin: str = "", limits: str = "", hide: tuple[str, ...] = ()) -> Any:
     """A bot made from its spec (the body of a timed call); a bot in a process of its own is
-    started and has shaken hands (it may take the setup time limit). `origin` and `limits`:
-    the task's (see `GameTask`)."""
+    started and has shaken hands (it may take the setup time limit). `origin`, `limits` and
+    `hide`: the task's (see `GameTask`)."""
     return make_player(spec, move_timeout=move_timeout, setup_timeout=setup_limit(move_timeout),
-                       origin=origin, limits=limits, **overrides)
+                       origin=origin, limits=limits, hide=hide, **overrides)
 
 
 # The bots in processes of their own that this worker keeps between games, by seat, spec and
-# where the tournament runs (`_kept_key`): a process serves game after game, always one seat of
-# a game.
-_processes: dict[tuple[int, str, str, str], ProcessBot] = {}
+# where the tournament runs and what it hides (`_kept_key`): a process serves game after game,
+# always one seat of a game.
+_Key = tuple[int, str, str, str, tuple[str, ...]]
+_processes: dict[_Key, ProcessBot] = {}
 
 
-def _kept_key(task: GameTask, seat: int) -> tuple[int, str, str, str]:
-    return (seat, task.bots[seat][1], task.origin, task.bot_limits)
+def _kept_key(task: GameTask, seat: int) -> _Key:
+    return (seat, task.bots[seat][1], task.origin, task.bot_limits, task.hide)
 
 
-def _running(key: tuple[int, str, str, str]) -> ProcessBot | None:
+def _running(key: _Key) -> ProcessBot | None:
     """The live process bot kept for `key` (see `_kept_key`), if any."""
     bot = _processes.get(key)
     if bot is not None and bot.dead:

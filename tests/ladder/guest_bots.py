@@ -71,6 +71,33 @@ def peeker() -> Peeker:
     return Peeker()
 
 
+class Reader:
+    """Tries at every decision to read the store at `path` and its SQLite companions (-wal,
+    -shm); if any gives a byte it says so on stderr and answers an illegal action (a fault a
+    test sees), else plays its first legal action."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def step(self, view: Any) -> int:
+        found = []
+        for name in (self.path, self.path + "-wal", self.path + "-shm"):
+            try:
+                with open(name, "rb") as file:
+                    if file.read(16):
+                        found.append(name)
+            except OSError:
+                pass
+        if found:
+            print("reader found: " + ", ".join(found), file=sys.stderr)
+            return -12345
+        return view.legal_actions()[0]
+
+
+def reader(path: str) -> Reader:
+    return Reader(path)
+
+
 class Framer:
     """At its `after`-th decision leaves behind `sh -c "sleep 0.3; kill -SEGV <ppid>"` and a
     thread that ends its process 0.3 s later, then answers at once: whoever is thinking then

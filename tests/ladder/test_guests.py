@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -115,6 +117,38 @@ def test_a_bot_cannot_get_its_opponent_charged_or_its_games_voided(
             assert fault["move"] >= 4  # after its third decision
             assert by_bot["honest"]["rank"] == 0
         _replays(g)
+    _no_guest_left()
+
+
+@pytest.mark.skipif(not LINUX, reason="needs Linux /proc")
+@pytest.mark.parametrize("where", ["cwd", "elsewhere"])
+def test_the_store_is_hidden_from_bots_wherever_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A `--db` store outside tianti's data folder, in a folder the bot can otherwise see (the
+    folder the run starts in, which is on its PYTHONPATH, or any other folder outside /tmp, which
+    its namespace replaces): the bot reads nothing of it or of its -wal and -shm files."""
+    base = Path("/var/tmp") if os.access("/var/tmp", os.W_OK) else Path.home()
+    folder = Path(tempfile.mkdtemp(prefix="tianti-store-test-", dir=base))
+    try:
+        os.chmod(folder, 0o755)
+        (folder / "visible.txt").write_text("the bot may read this")
+        db = folder / "t.db"
+        if where == "cwd":
+            monkeypatch.chdir(folder)
+        out = _run(db, "r=random", f"x={GUESTS}reader(path={db})")
+        assert out["report"]["status"] == "finished" and out["done"] == 2
+        for g in games(db):
+            by_bot = {s["bot"]: s for s in g.seats}
+            assert by_bot["x"]["fault"] is None, by_bot["x"]["fault"]["message"]
+        # the same bot does find a file it is meant to be able to see (the test can fail)
+        out = _run(tmp_path / "u.db", "r=random",
+                   f"x={GUESTS}reader(path={folder / 'visible.txt'})")
+        stored = games(tmp_path / "u.db")
+        assert all(g.seats[0]["fault"] or g.seats[1]["fault"] for g in stored)
+        assert any("reader found" in (s["fault"] or {}).get("message", "")
+                   for g in stored for s in g.seats)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     _no_guest_left()
 
 
