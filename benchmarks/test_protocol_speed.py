@@ -85,3 +85,34 @@ def test_the_referees_lean_decision(benchmark, moves: int) -> None:
             index, state.current_player(), after.history()[-1],
             P.seen_raw_events(after, index, 0))
     benchmark(decision)
+
+
+@pytest.mark.parametrize("pause", [False, True])
+def test_a_round_trip_with_the_bot_paused_between_turns(benchmark, pause: bool) -> None:
+    """One line to a sandboxed bot and its answer, as a decision's round trip, with the bot's
+    process group stopped between turns (`TIANTI_BOT_LIMITS=pause=true`: SIGCONT before the
+    line, SIGSTOP after the answer) or not: the difference is what pausing costs a decision."""
+    import sys
+    import textwrap
+
+    from ladder.referee.sandbox import Limits, spawn
+
+    code = textwrap.dedent("""
+        import sys
+        for line in sys.stdin.buffer:
+            sys.stdout.buffer.write(line)
+            sys.stdout.buffer.flush()
+    """)
+    bot = spawn([sys.executable, "-c", code], limits=Limits(pause=pause))
+    try:
+        def trip() -> bytes:
+            bot.resume()
+            bot.stdin.write(b"{}\n")
+            bot.stdin.flush()
+            line = bot.stdout.readline()
+            bot.pause()
+            return line
+        assert trip() == b"{}\n"
+        benchmark(trip)
+    finally:
+        bot.kill()

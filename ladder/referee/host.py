@@ -177,11 +177,15 @@ class ProcessBot:
         self._with_view = False
         self.lean = False
         os.set_blocking(self._out, False)
+        # stopped between its turns where its limits say `pause` (the sandbox's; else no-ops)
+        self._pause = getattr(self._proc, "pause", lambda: None)
+        self._resume = getattr(self._proc, "resume", lambda: None)
         try:
             self._handshake(referee, setup_timeout)
         except BaseException:
             self.kill()
             raise
+        self._pause()
 
     def _handshake(self, referee: str, setup_timeout: float | None) -> None:
         deadline = None if setup_timeout is None else time.monotonic() + setup_timeout
@@ -227,6 +231,7 @@ class ProcessBot:
         limit = self.move_timeout
         deadline = None if limit is None else start + limit
         try:
+            self._resume()
             seat = view.viewer
             block = None
             if self._with_view:
@@ -253,6 +258,7 @@ class ProcessBot:
             if action not in ids:
                 self._fail("invalid", f"answered {action}, which is not legal here (it was "
                                       f"offered {len(ids)} legal action ids)")
+            self._pause()
             return action
         except BaseException:  # a fault, or the referee's own interrupt: the process ends
             self.kill()
@@ -458,6 +464,7 @@ class ProcessBot:
     def close(self) -> None:
         """Say quit, give the bot a moment to go, then kill what is left."""
         if not self.dead:
+            self._resume()
             self._send(P.QUIT)
             self._proc.wait(0.2)
         self.kill()

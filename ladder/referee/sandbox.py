@@ -29,8 +29,9 @@ as well as on a fault. A referee that dies without calling it (killed outright, 
 `os._exit` as multiprocessing's workers are) takes its bots along (PR_SET_PDEATHSIG), and the
 next `spawn` on the machine sweeps their folders (named after the referee's pid).
 
-Not covered: CPU time between the bot's turns (the referee's clock only bounds its answers), the
-total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
+Not covered by default: CPU time between the bot's turns (the referee's clock only bounds its
+answers; `Limits.pause` stops its process group between turns, which a process of the bot that
+left the group with setsid escapes), the total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
 to world-writable folders and (not root) signals to the user's own processes.
 """
 from __future__ import annotations
@@ -79,6 +80,7 @@ class Limits:
     processes: int = 64     # processes and threads it may have at once (RLIMIT_NPROC)
     open_files: int = 256   # open descriptors per process (RLIMIT_NOFILE)
     network: bool = False   # False: a network namespace of its own, with no network at all
+    pause: bool = False     # True: its process group is stopped (SIGSTOP) between its turns
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -648,12 +650,18 @@ def _sweep(min_age: float = 10.0) -> None:
         shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int) -> None:
+def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int,
+          wrapped: bool = True) -> None:
     """Kill the bot and everything it started, collect its exit status, remove its folders; only
-    in the process that started it (a forked child's exit leaves its parent's bots alone)."""
+    in the process that started it (a forked child's exit leaves its parent's bots alone).
+    `wrapped`: started through `unshare --fork`, whose child is the namespace's init."""
     if os.getpid() != owner:
         return
-    inits = children_of(popen.pid) if popen.poll() is None else []
+    try:  # a paused bot (and its namespace's wrapper, which must reap it) runs again to die
+        os.killpg(popen.pid, signal.SIGCONT)
+    except OSError:
+        pass
+    inits = children_of(popen.pid) if wrapped and popen.poll() is None else []
     for pid in inits:  # a namespace's init (the bot): its death ends every process in it
         try:
             os.kill(pid, signal.SIGKILL)
@@ -697,7 +705,8 @@ class BotProcess:
     stderr_path: Path    # its stderr, in the referee's folder (mode 0700), capped by file_mb
 
     def __init__(self, popen: subprocess.Popen[bytes], isolation: Isolation, workdir: Path,
-                 base: Path, stderr_path: Path, uid: int | None, wrapped: bool = False) -> None:
+                 base: Path, stderr_path: Path, uid: int | None, wrapped: bool = False,
+                 pause: bool = False) -> None:
         assert popen.stdin is not None and popen.stdout is not None
         self._popen = popen
         self.stdin = popen.stdin  # type: ignore[assignment]
@@ -708,8 +717,10 @@ class BotProcess:
         self.stderr_path = stderr_path
         self.uid = uid
         self._wrapped = wrapped  # started through `unshare --fork`, which holds the pipes too
+        self._pause = pause  # stopped between its turns (`Limits.pause`)
+        self._paused = False
         self._tail: bytes | None = None
-        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid())
+        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid(), wrapped)
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and remove its folders. Idempotent."""
@@ -727,6 +738,25 @@ class BotProcess:
 
     def alive(self) -> bool:
         return self._popen.poll() is None
+
+    def pause(self) -> None:
+        """Stop the bot's process group (SIGSTOP) until `resume()`, if its limits say `pause`:
+        between its turns it then uses no CPU while the others think."""
+        if self._pause and not self._paused:
+            try:
+                os.killpg(self.pid, signal.SIGSTOP)
+                self._paused = True
+            except OSError:
+                pass
+
+    def resume(self) -> None:
+        """Let a paused bot run again (SIGCONT to its process group)."""
+        if self._paused:
+            self._paused = False
+            try:
+                os.killpg(self.pid, signal.SIGCONT)
+            except OSError:
+                pass
 
     def pipe_closed(self) -> str | None:
         """"output" or "input" if no process of the bot holds that end of its pipes any more
@@ -872,4 +902,4 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         shutil.rmtree(base, ignore_errors=True)
         raise
     return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid,
-                      wrapped=mode in ("root-ns", "user-ns"))
+                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause)

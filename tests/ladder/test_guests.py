@@ -152,6 +152,44 @@ def test_the_store_is_hidden_from_bots_wherever_it_is(
     _no_guest_left()
 
 
+@pytest.mark.skipif(not LINUX, reason="needs Linux /proc")
+def test_bots_paused_between_turns_play_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TIANTI_BOT_LIMITS=pause=true: each bot process is stopped between its turns and runs again
+    for its next one; the games are the same as without it (same seed, fixed-policy bots), with
+    no fault and no process left behind."""
+    bots = ("f=python:tests.ladder.bad_bots:first", "g=python:tests.ladder.bad_bots:greedy")
+    plain = games(tmp_path / "plain.db") if _run(tmp_path / "plain.db", *bots, deals=2) else []
+    monkeypatch.setenv("TIANTI_BOT_LIMITS", "pause=true")
+    out = _run(tmp_path / "paused.db", *bots, deals=2)
+    assert out["report"]["status"] == "finished" and out["done"] == 4
+    paused = games(tmp_path / "paused.db")
+    assert [g.record()["actions"] for g in paused] == [g.record()["actions"] for g in plain]
+    assert all(s["fault"] is None for g in paused for s in g.seats)
+    # no bot left stopped (other runs on the machine may have bad_bots playing, never stopped)
+    deadline = time.monotonic() + 5
+    while _stopped(b"tests.ladder.bad_bots") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _stopped(b"tests.ladder.bad_bots") == []
+
+
+def _stopped(marker: bytes) -> list[int]:
+    """Stopped processes whose command line holds `marker`."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker not in f.read():
+                        continue
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                        found.append(int(pid))
+            except (OSError, IndexError):
+                pass
+    return found
+
+
 # -- breaking the protocol: each its own kind -----------------------------------------------
 
 @pytest.mark.skipif(not LINUX, reason="needs Linux /proc")

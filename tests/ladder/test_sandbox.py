@@ -528,6 +528,44 @@ def test_a_pipe_still_held_by_a_child_of_the_bot_is_not_closed(mode: tuple[str, 
         bot.kill()
 
 
+@pytest.mark.parametrize("pause", [True, False])
+def test_a_paused_bot_uses_no_cpu_between_its_turns(mode: tuple[str, ...], pause: bool) -> None:
+    """With `pause`, a bot whose thread spins between its turns gets no CPU while paused (its
+    children neither); without it, it does (so the test can fail). Killing a paused bot works."""
+    bot = python_bot("""
+        import os, sys, threading, time
+        def spin():
+            while True:
+                pass
+        threading.Thread(target=spin, daemon=True).start()
+        if os.fork() == 0:
+            spin()
+        for line in sys.stdin:
+            t = os.times()
+            print(t.user + t.system + t.children_user + t.children_system, flush=True)
+    """, limits=Limits(pause=pause))
+    try:
+        bot.stdin.write(b"t\n")
+        bot.stdin.flush()
+        first = float(bot.stdout.readline())
+        bot.pause()
+        time.sleep(1.5)
+        bot.resume()
+        bot.stdin.write(b"t\n")
+        bot.stdin.flush()
+        second = float(bot.stdout.readline())
+        if pause:
+            assert second - first < 0.2, (first, second)
+        else:
+            assert second - first > 0.3, (first, second)  # a busy machine gives it less
+        bot.pause()
+    finally:
+        start = time.monotonic()
+        bot.kill()
+    assert time.monotonic() - start < 1.5  # a paused bot dies at once
+    assert bot.wait(5) is not None
+
+
 def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import signal, time
