@@ -8,6 +8,7 @@ Compare the figures of one run with each other (the machine is shared and noisy)
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -116,3 +117,27 @@ def test_a_round_trip_with_the_bot_paused_between_turns(benchmark, pause: bool) 
         benchmark(trip)
     finally:
         bot.kill()
+
+
+def test_the_check_for_closed_pipes(benchmark) -> None:
+    """What the referee spends, every 0.2 s a bot thinks without answering, to see whether it
+    closed its pipes behind its namespace wrapper (`BotProcess.pipe_closed`: /proc of each of
+    its processes; here a bot of one process, as the adapter is)."""
+    import sys
+
+    from ladder.referee.sandbox import spawn
+
+    bot = spawn([sys.executable, "-c", "import sys; sys.stdin.read()"])
+    try:
+        deadline = time.monotonic() + 30
+        while not sandbox_children(bot) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert benchmark(bot.pipe_closed) is None
+    finally:
+        bot.kill()
+
+
+def sandbox_children(bot: Any) -> list[int]:
+    from ladder.referee.sandbox import children_of
+
+    return children_of(bot.pid)
