@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="fit the value's network on the score, on the win (2 players), or "
                         "both and keep the better on the validation games")
     n.add_argument("--linear", help="the linear model to compare (default: the shipped one)")
+    n.add_argument("--compare", nargs="*", default=[], metavar="NAME=MODEL",
+                   help="other net model files to report beside the new one")
     n.add_argument("--refit", action="store_true",
                    help="refit the value's linear part on this data (default: keep the linear "
                         "model's weights, --linear, and fit the network on what it leaves)")

@@ -314,13 +314,15 @@ HEADS = ("score", "win", "best")
 
 
 def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 32, epochs: int = 40,
-        base: linear.Model | None = None, head: str = "score") -> Net:
+        base: linear.Model | None = None, head: str = "score",
+        keep: dict[str, Net] | None = None) -> Net:
     """The net fitted on the training games of `data` (see the module docstring): the linear
     part is `base`'s weights for the data's table size, or without `base` a ridge refit. The
     residual network is fitted on the score (`head="score"`: squared error of the final
     reputation) or on the win (`"win"`: 2-player log loss, `fit_value_win`), or both and the
     one with the lower winner log loss on the validation games kept (`"best"`); then each
-    stage's gate on it is chosen on the validation games (`choose_gate`)."""
+    stage's gate on it is chosen on the validation games (`choose_gate`). `keep`, when given,
+    receives every head fitted (by name, each with the policy head), the one not chosen too."""
     if head not in HEADS:
         raise ValueError(f"head must be one of {', '.join(HEADS)}, got {head!r}")
     from engine.mount_tai.knowledge import FEATURE_NAMES
@@ -415,6 +417,11 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 32, epochs: in
                 "valid": {k: c[0].info for k, c in cands.items()},
                 "policy_valid_xent": round(min(pcurve), 4),
                 "fit_seconds": {"value": round(t1 - t0, 1), "policy": round(t2 - t1, 1)}}
+    if keep is not None:
+        for k, (cand, _) in cands.items():
+            keep[k] = Net(**{**net.__dict__, "w1": cand.w1, "b1": cand.b1, "w2": cand.w2,
+                             "b2": cand.b2, "gate": cand.gate, "temp": cand.temp,
+                             "info": {**net.info, "head": k}})
     return net
 
 
@@ -456,14 +463,18 @@ def _winner_loss(pa: np.ndarray, pb: np.ndarray, temp: np.ndarray, left: np.ndar
 
 
 def report(data: dict[str, np.ndarray], net: Net, models: dict[str, linear.Model],
-           seed: int = 1) -> str:
+           seed: int = 1, nets: dict[str, Net] | None = None,
+           rows: np.ndarray | None = None) -> str:
     """Held-out games, by stage: the final-reputation RMSE of the hand projection, of each
     linear model and of the net; in 2-player data also the winner's log loss (a position's
     chance for seat 0, the softmax of both seats' predictions at each model's temperature);
     then the policy head's cross-entropy and top-1 against the visit distribution, beside the
-    hand prior's and the uniform distribution's."""
+    hand prior's and the uniform distribution's. `nets`: more nets as more columns (the
+    policy part is `net`'s only); `rows`: only these held-out rows (a mask)."""
     names = net.features
     _, test = linear.split(data, seed)
+    if rows is not None:
+        test = test & rows
     x = data["x"].astype(np.float64)
     y = data["final"].astype(np.float64)
     left = stage_of(x, names)
@@ -471,11 +482,15 @@ def report(data: dict[str, np.ndarray], net: Net, models: dict[str, linear.Model
     for k, m in models.items():
         preds[k] = m.predict(x, left)
     preds["net"] = net.value(net.inputs(x, left), x, left)
+    for k, other in (nets or {}).items():
+        preds[k] = other.value(other.inputs(x, left), x, left)
     two = (data["seat"][:-1] == 0) & (data["seat"][1:] == 1) & \
           (data["group"][:-1] == data["group"][1:]) & test[:-1] & (linear.modes_of(x, names)[:-1] == 1)
     a = np.flatnonzero(two)
     temps = {k: m.temp[1] for k, m in models.items()}
     temps["net"] = net.temp
+    for k, other in (nets or {}).items():
+        temps[k] = other.temp
     keys = list(preds)
     head = ["stage (decisions left)", "rows"] + [f"RMSE {k}" for k in keys]
     wkeys = [k for k in keys if k in temps]
@@ -578,14 +593,33 @@ def main(args: Any) -> int:
     path = args.linear or str(Path(__import__("engine.mount_tai.learned",
                                               fromlist=["x"]).DEFAULT_MODEL))
     models = {"linear (shipped)": linear.read(path)}
+    heads: dict[str, Net] = {}
     net = fit(data, seed=args.seed, hidden=args.hidden, epochs=args.epochs,
-              base=None if args.refit else models["linear (shipped)"], head=args.head)
+              base=None if args.refit else models["linear (shipped)"], head=args.head,
+              keep=heads)
     net.info["linear_part"] = "refit" if args.refit else path
     print(f"fitted in {time.time() - t:.0f} s: {net.info}")
     save(net, args.out)
     print(f"-> {args.out} ({Path(args.out).stat().st_size / 1024:.0f} KB)")
+    others: dict[str, Net] = {}
+    for k, h in heads.items():
+        if k != net.info["head"]:   # the head not chosen, saved beside it for comparison
+            out = str(Path(args.out).with_suffix(f".{k}.json"))
+            save(h, out)
+            others[f"net ({k} head, not chosen)"] = h
+            print(f"-> {out}")
+    for spec in args.compare:
+        name, _, p = spec.partition("=")
+        others[name] = read(p)
     t = time.time()
     models["linear (refit)"] = linear.fit(data, seed=args.seed, own=(2,))
     print(f"linear refit on the same training games in {time.time() - t:.0f} s")
-    print(report(data, net, models, seed=args.seed))
+    print(f"held-out games of all the data ({net.info['head']} head chosen):")
+    print(report(data, net, models, seed=args.seed, nets=others))
+    if len(args.data) > 1:
+        last = len(np.load(args.data[-1])["x"])
+        rows = np.zeros(len(data["x"]), dtype=bool)
+        rows[-last:] = True
+        print(f"\nheld-out games of the last file only ({args.data[-1]}):")
+        print(report(data, net, models, seed=args.seed, nets=others, rows=rows))
     return 0

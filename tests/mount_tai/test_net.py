@@ -322,6 +322,12 @@ def test_the_command_line_plays_fits_and_writes_a_model_the_engine_loads(tmp_pat
                  "--head", "best"]) == 0
     out = capsys.readouterr().out
     assert "| 16 |" in out and "net policy" in out and "hand prior" in out
+    assert "not chosen" in out   # the other head, reported beside the chosen one
+    pnet.save(random_net(3), str(tmp_path / "old.json"))
+    assert main(["net", str(data), str(data), "--out", str(tmp_path / "again.json"), "--epochs",
+                 "1", "--hidden", "4", "--compare", f"old={tmp_path / 'old.json'}"]) == 0
+    out = capsys.readouterr().out
+    assert "RMSE old" in out and "win loss old" in out and "the last file only" in out
     info = cnet.load_net(model)
     assert info["hidden"] == 4 and info["games"] == 8 and info["head"] in ("score", "win")
     assert json.loads(model.read_text())["version"] == 2
