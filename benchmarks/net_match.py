@@ -34,7 +34,12 @@ def main() -> None:
     ap.add_argument("--option", "-o", action="append", default=["players=2"],
                     metavar="KEY=VALUE", help="a game option (repeatable; default players=2)")
     ap.add_argument("--only", nargs="*", help="candidate option strings to test instead")
+    ap.add_argument("--net", help="the net model file the candidates use (default: the "
+                                  "shipped net_model.json); the workers fork with it loaded")
     args = ap.parse_args()
+    if args.net:
+        from engine.mount_tai.net import load_net
+        print(f"net: {load_net(args.net)['path']}", flush=True)
     options = parse_game_options(args.option)
     budget = f"millis={args.millis:g}" if args.millis else f"iterations={args.iterations}"
     base = f"{args.baseline}({budget})"

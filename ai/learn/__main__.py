@@ -76,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--seed", type=int, default=1, help="seed of the held-out split and the fit")
     n.add_argument("--hidden", type=int, default=32)
     n.add_argument("--epochs", type=int, default=40)
+    n.add_argument("--head", choices=("score", "win", "best"), default="score",
+                   help="fit the value's network on the score, on the win (2 players), or "
+                        "both and keep the better on the validation games")
     n.add_argument("--linear", help="the linear model to compare (default: the shipped one)")
+    n.add_argument("--compare", nargs="*", default=[], metavar="NAME=MODEL",
+                   help="other net model files to report beside the new one")
     n.add_argument("--refit", action="store_true",
                    help="refit the value's linear part on this data (default: keep the linear "
                         "model's weights, --linear, and fit the network on what it leaves)")

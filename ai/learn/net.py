@@ -35,7 +35,7 @@ import numpy as np
 from ai.learn import fit as linear
 
 FORMAT = "tianti-net-model"
-VERSION = 1
+VERSION = 2             # 2: a gate per stage on the network's residual (1: none, all 1)
 STAGES = linear.BUCKETS
 LOG_PRIOR_FLOOR = -20.0
 
@@ -71,16 +71,22 @@ class Net:
     bias: np.ndarray        # [N_ACTIONS]
     u: np.ndarray           # [K, n_in]
     info: dict[str, Any] = field(default_factory=dict)
+    gate: np.ndarray = field(default_factory=lambda: np.ones(STAGES))  # [STAGES], in [0, 1]
 
     def inputs(self, x: np.ndarray, left: np.ndarray) -> np.ndarray:
         z = (x.astype(np.float64) - self.mu) / self.sd
         return np.hstack([z, np.eye(STAGES)[np.clip(left, 0, STAGES - 1)]])
 
     def value(self, z: np.ndarray, x: np.ndarray, left: np.ndarray) -> np.ndarray:
-        """Predicted final reputation of rows with inputs z, raw features x, stages left."""
-        lin = np.einsum("nf,nf->n", x.astype(np.float64),
-                        self.lin[np.clip(left, 0, STAGES - 1)])
-        return lin + np.maximum(z @ self.w1 + self.b1, 0.0) @ self.w2 + self.b2
+        """Predicted final reputation of rows with inputs z, raw features x, stages left:
+        the linear part plus the network's residual times the stage's gate."""
+        b = np.clip(left, 0, STAGES - 1)
+        lin = np.einsum("nf,nf->n", x.astype(np.float64), self.lin[b])
+        return lin + self.gate[b] * self.residual(z)
+
+    def residual(self, z: np.ndarray) -> np.ndarray:
+        """The network's part of the value (before the stage's gate)."""
+        return np.maximum(z @ self.w1 + self.b1, 0.0) @ self.w2 + self.b2
 
     def logits(self, z: np.ndarray, action: np.ndarray, prior: np.ndarray) -> np.ndarray:
         """Scores of actions, z given per action (rows aligned with `action`)."""
@@ -136,6 +142,91 @@ def fit_value(z: np.ndarray, y: np.ndarray, tr: np.ndarray, va: np.ndarray, hidd
             best = (rmse, [p.copy() for p in params])
     assert best is not None
     return best[1], curve
+
+
+def fit_value_win(z: np.ndarray, base: np.ndarray, won: np.ndarray, left: np.ndarray,
+                  temp: np.ndarray, tr: np.ndarray, va: np.ndarray, hidden: int, epochs: int,
+                  seed: int, rate: float = 2e-3, batch: int = 256,
+                  decay: float = 1e-4) -> tuple[list[np.ndarray], list[float]]:
+    """The value MLP's residual r fitted on the win instead of the score: 2-player positions
+    a (seat 0's row; a + 1 is seat 1's) with seat 0's chance sigmoid((base[a] + r[a] - base[a+1]
+    - r[a+1]) / temp[stage]) against won[a], by log loss (Adam, L2 `decay`); `tr` and `va` are
+    such positions. The epoch with the best validation log loss is kept; returns ([w1, b1, w2,
+    b2 = 0], validation log loss per epoch). The score's level does not enter (it cancels), so
+    a shift of the bots' level between generations does not either."""
+    rng = np.random.default_rng(seed)
+    n_in = z.shape[1]
+    params = [rng.normal(0, math.sqrt(2.0 / n_in), (n_in, hidden)), np.zeros(hidden),
+              rng.normal(0, 0.1 * math.sqrt(1.0 / hidden), hidden), np.zeros(1)]
+    state: dict[str, Any] = {"t": 0, "m": [np.zeros_like(p) for p in params],
+                             "v": [np.zeros_like(p) for p in params]}
+    t_of = temp[np.clip(left, 0, STAGES - 1)]
+
+    def chance(a: np.ndarray) -> tuple[np.ndarray, ...]:
+        zz = np.vstack([z[a], z[a + 1]])
+        h = zz @ params[0] + params[1]
+        act = np.maximum(h, 0.0)
+        r = act @ params[2]
+        n = len(a)
+        d = (base[a] + r[:n] - base[a + 1] - r[n:]) / t_of[a]
+        return 1.0 / (1.0 + np.exp(-np.clip(d, -50, 50))), zz, h, act
+
+    idx = tr.copy()
+    best: tuple[float, list[np.ndarray]] | None = None
+    curve = []
+    for _ in range(epochs):
+        rng.shuffle(idx)
+        for s in range(0, len(idx), batch):
+            a = idx[s:s + batch]
+            p, zz, h, act = chance(a)
+            g_d = (p - won[a]) / t_of[a] / len(a)
+            g_out = np.concatenate([g_d, -g_d])
+            g_a = np.outer(g_out, params[2]) * (h > 0)
+            grads = [zz.T @ g_a + decay * params[0], g_a.sum(axis=0),
+                     act.T @ g_out + decay * params[2], np.zeros(1)]
+            _adam(params, grads, state, rate)
+        p = np.clip(chance(va)[0], 1e-6, 1 - 1e-6)
+        loss = linear._logloss(p, won[va])
+        curve.append(loss)
+        if best is None or loss < best[0]:
+            best = (loss, [q.copy() for q in params])
+    assert best is not None
+    return best[1], curve
+
+
+GATES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def choose_gate(lin: np.ndarray, r: np.ndarray, left: np.ndarray, rows: np.ndarray,
+                y: np.ndarray | None = None, pairs: np.ndarray | None = None,
+                won: np.ndarray | None = None, temp: np.ndarray | None = None) -> np.ndarray:
+    """The gate of each stage, from GATES, that the validation data likes best: with `y`, the
+    squared error of lin + g * r over the validation `rows`; with `pairs` (2-player positions,
+    seat 0's row), the winner's log loss at `temp`. A stage without validation data keeps 1."""
+    gate = np.ones(STAGES)
+    for b in range(STAGES):
+        if y is not None:
+            m = rows[left[rows] == b]
+            if not len(m):
+                continue
+            gate[b] = min(GATES, key=lambda g: float(np.sum((lin[m] + g * r[m] - y[m]) ** 2)))
+        else:
+            assert pairs is not None and won is not None and temp is not None
+            a = pairs[left[pairs] == b]
+            if not len(a):
+                continue
+            gate[b] = min(GATES, key=lambda g: _winner_loss(
+                lin[a] + g * r[a], lin[a + 1] + g * r[a + 1], temp, left[a], won[a])[0])
+    return gate
+
+
+def pairs_of(data: dict[str, np.ndarray], mask: np.ndarray, names: list[str]) -> np.ndarray:
+    """2-player positions among rows `mask`: seat 0's row a, with seat 1's at a + 1."""
+    x = data["x"]
+    two = ((data["seat"][:-1] == 0) & (data["seat"][1:] == 1)
+           & (data["group"][:-1] == data["group"][1:]) & mask[:-1] & mask[1:]
+           & (linear.modes_of(x, names)[:-1] == 1))
+    return np.flatnonzero(two)
 
 
 def _segments(start: np.ndarray, decs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -219,10 +310,21 @@ def fit_policy(net: Net, z_dec: np.ndarray, data: dict[str, np.ndarray], tr: np.
     return curve
 
 
+HEADS = ("score", "win", "best")
+
+
 def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 32, epochs: int = 40,
-        base: linear.Model | None = None) -> Net:
+        base: linear.Model | None = None, head: str = "score",
+        keep: dict[str, Net] | None = None) -> Net:
     """The net fitted on the training games of `data` (see the module docstring): the linear
-    part is `base`'s weights for the data's table size, or without `base` a ridge refit."""
+    part is `base`'s weights for the data's table size, or without `base` a ridge refit. The
+    residual network is fitted on the score (`head="score"`: squared error of the final
+    reputation) or on the win (`"win"`: 2-player log loss, `fit_value_win`), or both and the
+    one with the lower winner log loss on the validation games kept (`"best"`); then each
+    stage's gate on it is chosen on the validation games (`choose_gate`). `keep`, when given,
+    receives every head fitted (by name, each with the policy head), the one not chosen too."""
+    if head not in HEADS:
+        raise ValueError(f"head must be one of {', '.join(HEADS)}, got {head!r}")
     from engine.mount_tai.knowledge import FEATURE_NAMES
     names = list(FEATURE_NAMES)
     if not 1 <= hidden <= 64:
@@ -256,16 +358,51 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 32, epochs: in
     z = net.inputs(x, left)
     y = data["final"].astype(np.float64)
     t0 = time.time()
-    resid = y - np.einsum("nf,nf->n", x, lin[left])
-    (w1, b1, w2, b2), vcurve = fit_value(z, resid, fit_rows, valid, hidden, epochs, seed)
-    net.w1, net.b1, net.w2, net.b2 = w1, b1, w2, float(b2[0])
-    pred = net.value(z, x, left)
-    if any(p > 1 for p in players):
-        # On all the training games: fitted on the validation tenth alone (30 games of 300)
-        # they came out noisy and too high (8-30 where the linear model's are 4-8), which
-        # flattened the search's values at the cut-off.
-        net.temp = linear._fit_temps(data, pred, train & (linear.modes_of(x, names) > 0),
-                                     left, np.full(STAGES, 6.0))
+    base_pred = np.einsum("nf,nf->n", x, lin[left])
+    resid = y - base_pred
+    multi = train & (linear.modes_of(x, names) > 0)
+    va_rows = np.flatnonzero(valid)
+    tr_pairs, va_pairs = pairs_of(data, fit_rows, names), pairs_of(data, valid, names)
+    won = data["won"].astype(np.float64)
+    if head != "score" and not (len(tr_pairs) and len(va_pairs)):
+        raise ValueError("the win head needs 2-player games in the training and validation data")
+    temp0 = (np.asarray(base.temp[1], dtype=np.float64) if base is not None and players == [2]
+             else linear._fit_temps(data, base_pred, multi, left, np.full(STAGES, 6.0)))
+    cands: dict[str, tuple[Net, list[float]]] = {}
+    for h in (("score", "win") if head == "best" else (head,)):
+        cand = Net(**{**net.__dict__, "info": {}})
+        if h == "score":
+            (w1, b1, w2, b2), curve = fit_value(z, resid, fit_rows, valid, hidden, epochs, seed)
+        else:
+            (w1, b1, w2, b2), curve = fit_value_win(z, base_pred, won, left, temp0, tr_pairs,
+                                                    va_pairs, hidden, epochs, seed)
+        cand.w1, cand.b1, cand.w2 = w1, b1, w2
+        r0 = np.maximum(z @ w1 + b1, 0.0) @ w2
+        # the win head's level is free (it cancels in the win): set it to fit the score
+        cand.b2 = float(b2[0]) if h == "score" else float(np.mean(resid[fit_rows] - r0[fit_rows]))
+        r = r0 + cand.b2
+        if h == "score":
+            cand.gate = choose_gate(base_pred, r, left, va_rows, y=y)
+        else:
+            cand.gate = choose_gate(base_pred, r, left, va_rows, pairs=va_pairs, won=won,
+                                    temp=temp0)
+        pred = cand.value(z, x, left)
+        if any(p > 1 for p in players):
+            # On all the training games: fitted on the validation tenth alone (30 games of
+            # 300) they came out noisy and too high (8-30 where the linear model's are 4-8),
+            # which flattened the search's values at the cut-off.
+            cand.temp = linear._fit_temps(data, pred, multi, left, np.full(STAGES, 6.0))
+        va_loss = (_winner_loss(pred[va_pairs], pred[va_pairs + 1], cand.temp, left[va_pairs],
+                                won[va_pairs])[0] if len(va_pairs) else float("nan"))
+        va_rmse = float(np.sqrt(np.mean((pred[valid] - y[valid]) ** 2)))
+        cand.info = {"value_valid_rmse": round(va_rmse, 3),
+                     "value_valid_win_loss": round(va_loss, 4)}
+        cands[h] = (cand, curve)
+    chosen = min(cands, key=lambda k: cands[k][0].info["value_valid_win_loss"]
+                 if len(va_pairs) else cands[k][0].info["value_valid_rmse"])
+    best_net = cands[chosen][0]
+    net.w1, net.b1, net.w2, net.b2 = best_net.w1, best_net.b1, best_net.w2, best_net.b2
+    net.gate, net.temp = best_net.gate, best_net.temp
     t1 = time.time()
     rows = data["p_row"]
     dec_group = data["group"][rows]
@@ -275,9 +412,16 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 32, epochs: in
     t2 = time.time()
     net.info = {"seed": seed, "hidden": hidden, "epochs": epochs,
                 "games": int(len(np.unique(data["group"]))), "value_rows": int(len(y)),
-                "decisions": int(len(rows)), "value_valid_rmse": round(min(vcurve), 3),
+                "decisions": int(len(rows)), "head": chosen,
+                "gate": [float(g) for g in net.gate],
+                "valid": {k: c[0].info for k, c in cands.items()},
                 "policy_valid_xent": round(min(pcurve), 4),
                 "fit_seconds": {"value": round(t1 - t0, 1), "policy": round(t2 - t1, 1)}}
+    if keep is not None:
+        for k, (cand, _) in cands.items():
+            keep[k] = Net(**{**net.__dict__, "w1": cand.w1, "b1": cand.b1, "w2": cand.w2,
+                             "b2": cand.b2, "gate": cand.gate, "temp": cand.temp,
+                             "info": {**net.info, "head": k}})
     return net
 
 
@@ -289,7 +433,7 @@ def save(net: Net, path: str) -> None:
            "features": net.features, "stages": STAGES, "players": net.players,
            "n_in": int(net.w1.shape[0]), "hidden": int(net.w1.shape[1]),
            "mu": r(net.mu), "sd": r(net.sd), "linear": r(net.lin), "w1": r(net.w1), "b1": r(net.b1), "w2": r(net.w2),
-           "b2": round(float(net.b2), 7), "temp": r(net.temp),
+           "b2": round(float(net.b2), 7), "temp": r(net.temp), "gate": r(net.gate),
            "policy": {"kinds": net.kinds, "kind_of": [int(k) for k in net.kind_of],
                       "w_prior": round(float(net.w_prior), 7), "bias": r(net.bias),
                       "u": r(net.u)},
@@ -307,7 +451,8 @@ def read(path: str) -> Net:
                np.asarray(doc["linear"]), np.asarray(doc["w1"]), np.asarray(doc["b1"]), np.asarray(doc["w2"]),
                float(doc["b2"]), np.asarray(doc["temp"]), p["kinds"],
                np.asarray(p["kind_of"], dtype=np.int64), float(p["w_prior"]),
-               np.asarray(p["bias"]), np.asarray(p["u"]), doc.get("info", {}))
+               np.asarray(p["bias"]), np.asarray(p["u"]), doc.get("info", {}),
+               np.asarray(doc.get("gate", [1.0] * STAGES), dtype=np.float64))
 
 
 def _winner_loss(pa: np.ndarray, pb: np.ndarray, temp: np.ndarray, left: np.ndarray,
@@ -318,14 +463,18 @@ def _winner_loss(pa: np.ndarray, pb: np.ndarray, temp: np.ndarray, left: np.ndar
 
 
 def report(data: dict[str, np.ndarray], net: Net, models: dict[str, linear.Model],
-           seed: int = 1) -> str:
+           seed: int = 1, nets: dict[str, Net] | None = None,
+           rows: np.ndarray | None = None) -> str:
     """Held-out games, by stage: the final-reputation RMSE of the hand projection, of each
     linear model and of the net; in 2-player data also the winner's log loss (a position's
     chance for seat 0, the softmax of both seats' predictions at each model's temperature);
     then the policy head's cross-entropy and top-1 against the visit distribution, beside the
-    hand prior's and the uniform distribution's."""
+    hand prior's and the uniform distribution's. `nets`: more nets as more columns (the
+    policy part is `net`'s only); `rows`: only these held-out rows (a mask)."""
     names = net.features
     _, test = linear.split(data, seed)
+    if rows is not None:
+        test = test & rows
     x = data["x"].astype(np.float64)
     y = data["final"].astype(np.float64)
     left = stage_of(x, names)
@@ -333,11 +482,15 @@ def report(data: dict[str, np.ndarray], net: Net, models: dict[str, linear.Model
     for k, m in models.items():
         preds[k] = m.predict(x, left)
     preds["net"] = net.value(net.inputs(x, left), x, left)
+    for k, other in (nets or {}).items():
+        preds[k] = other.value(other.inputs(x, left), x, left)
     two = (data["seat"][:-1] == 0) & (data["seat"][1:] == 1) & \
           (data["group"][:-1] == data["group"][1:]) & test[:-1] & (linear.modes_of(x, names)[:-1] == 1)
     a = np.flatnonzero(two)
     temps = {k: m.temp[1] for k, m in models.items()}
     temps["net"] = net.temp
+    for k, other in (nets or {}).items():
+        temps[k] = other.temp
     keys = list(preds)
     head = ["stage (decisions left)", "rows"] + [f"RMSE {k}" for k in keys]
     wkeys = [k for k in keys if k in temps]
@@ -440,14 +593,33 @@ def main(args: Any) -> int:
     path = args.linear or str(Path(__import__("engine.mount_tai.learned",
                                               fromlist=["x"]).DEFAULT_MODEL))
     models = {"linear (shipped)": linear.read(path)}
+    heads: dict[str, Net] = {}
     net = fit(data, seed=args.seed, hidden=args.hidden, epochs=args.epochs,
-              base=None if args.refit else models["linear (shipped)"])
+              base=None if args.refit else models["linear (shipped)"], head=args.head,
+              keep=heads)
     net.info["linear_part"] = "refit" if args.refit else path
     print(f"fitted in {time.time() - t:.0f} s: {net.info}")
     save(net, args.out)
     print(f"-> {args.out} ({Path(args.out).stat().st_size / 1024:.0f} KB)")
+    others: dict[str, Net] = {}
+    for k, h in heads.items():
+        if k != net.info["head"]:   # the head not chosen, saved beside it for comparison
+            out = str(Path(args.out).with_suffix(f".{k}.json"))
+            save(h, out)
+            others[f"net ({k} head, not chosen)"] = h
+            print(f"-> {out}")
+    for spec in args.compare:
+        name, _, p = spec.partition("=")
+        others[name] = read(p)
     t = time.time()
     models["linear (refit)"] = linear.fit(data, seed=args.seed, own=(2,))
     print(f"linear refit on the same training games in {time.time() - t:.0f} s")
-    print(report(data, net, models, seed=args.seed))
+    print(f"held-out games of all the data ({net.info['head']} head chosen):")
+    print(report(data, net, models, seed=args.seed, nets=others))
+    if len(args.data) > 1:
+        last = len(np.load(args.data[-1])["x"])
+        rows = np.zeros(len(data["x"]), dtype=bool)
+        rows[-last:] = True
+        print(f"\nheld-out games of the last file only ({args.data[-1]}):")
+        print(report(data, net, models, seed=args.seed, nets=others, rows=rows))
     return 0

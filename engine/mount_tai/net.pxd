@@ -2,14 +2,17 @@
 # network (one hidden ReLU layer) predicting each seat's final reputation, and a policy head
 # scoring the mover's legal actions. Inference only, nogil, on plain C arrays; the weights are
 # loaded once into the module's `NetModel` from a versioned data file (net_model.json, format
-# "tianti-net-model" version 1; `load_net` replaces it, refusing a bad file whole).
+# "tianti-net-model" version 2, or 1 without gates; `load_net` replaces it, refusing a bad file
+# whole).
 #
 # Inputs z[n_in] of a seat: its features (knowledge.pxd's mt_features) standardized,
 #   z[i] = (f[i] - mu[i]) / sd[i] for i < N_FEATURES,
 # then a one-hot of the stage (decisions left, f[43], clipped to 0..NET_STAGES-1):
 #   z[N_FEATURES + stage] = 1, so n_in = N_FEATURES + NET_STAGES.
-# Value (reputation points): a linear part on the raw features plus a network on z,
-#   v = sum_i lin[stage][i] * f[i] + b2 + sum_j w2[j] * max(0, b1[j] + sum_i z[i] * w1[i][j])
+# Value (reputation points): a linear part on the raw features plus a network on z, gated by
+# the stage (gate[stage] in [0, 1], chosen on validation games; all 1 in a version-1 file),
+#   v = sum_i lin[stage][i] * f[i]
+#       + gate[stage] * (b2 + sum_j w2[j] * max(0, b1[j] + sum_i z[i] * w1[i][j]))
 # Policy: for each legal action a with hand prior p(a) (knowledge.pxd's mt_move_prior),
 #   score(a) = w_prior * clip(log p(a), -20, 0) + bias[a] + sum_i u[kind_of[a]][i] * z[i],
 #   and the prior is the softmax of the scores over the legal actions.
@@ -36,6 +39,7 @@ ctypedef struct NetModel:
     double w2[NET_MAX_HIDDEN]
     double b2
     double temp[NET_STAGES]      # softmax temperature of the seats' values, per stage, > 0
+    double gate[NET_STAGES]      # weight of the network's residual, per stage, in [0, 1]
     double w_prior               # weight of the clipped log hand prior
     double bias[N_ACTIONS]       # per action id
     int kind_of[N_ACTIONS]       # each action id's group, 0..n_kinds-1

@@ -16,7 +16,8 @@ from engine.mount_tai.learned cimport mt_evaluate_learned
 from engine.core.state cimport State as CoreState
 
 FORMAT = "tianti-net-model"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)   # 1: no gates (read as all 1)
 DEFAULT_NET = Path(__file__).with_name("net_model.json")
 cdef enum:
     STAGE_COLUMN = 43   # knowledge.FEATURE_NAMES: "decisions_left"
@@ -42,11 +43,14 @@ cdef void net_inputs(const NetModel* m, const double* f, double* z) noexcept nog
 
 cdef double net_value(const NetModel* m, const double* f, const double* z) noexcept nogil:
     cdef double h[NET_MAX_HIDDEN]
-    cdef double v = m.b2
+    cdef double v = 0.0, r = m.b2
     cdef int i, j, H = m.hidden
-    cdef const double* lw = m.lin[net_stage(f)]
+    cdef int b = net_stage(f)
+    cdef const double* lw = m.lin[b]
     for i in range(N_FEATURES):
         v += lw[i] * f[i]
+    if m.gate[b] == 0.0:
+        return v
     for j in range(H):
         h[j] = m.b1[j]
     for i in range(NET_IN):
@@ -55,8 +59,8 @@ cdef double net_value(const NetModel* m, const double* f, const double* z) noexc
                 h[j] += z[i] * m.w1[i][j]
     for j in range(H):
         if h[j] > 0.0:
-            v += m.w2[j] * h[j]
-    return v
+            r += m.w2[j] * h[j]
+    return v + m.gate[b] * r
 
 
 cdef void net_policy(const NetModel* m, const double* z, const int* actions, const double* prior,
@@ -143,9 +147,9 @@ def check_model(doc) -> dict:
     from engine.mount_tai.knowledge import FEATURE_NAMES
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} file")
-    if doc.get("version") != VERSION:
-        raise ValueError(f"version {doc.get('version')!r} is not {VERSION}, the one this "
-                         f"engine reads")
+    if doc.get("version") not in VERSIONS:
+        raise ValueError(f"version {doc.get('version')!r} is not one this engine reads "
+                         f"({', '.join(map(str, VERSIONS))})")
     if doc.get("game") != "mount-tai":
         raise ValueError(f"a model of {doc.get('game')!r}, not of mount-tai")
     if list(doc.get("features", [])) != list(FEATURE_NAMES):
@@ -181,12 +185,16 @@ def check_model(doc) -> dict:
         "w2": _numbers(doc.get("w2"), (H,), "w2"),
         "b2": _numbers(doc.get("b2"), (), "b2"),
         "temp": _numbers(doc.get("temp"), (NET_STAGES,), "temp"),
+        "gate": (_numbers(doc.get("gate"), (NET_STAGES,), "gate") if doc["version"] >= 2
+                 else [1.0] * NET_STAGES),
         "w_prior": _numbers(p.get("w_prior"), (), "w_prior"),
         "bias": _numbers(p.get("bias"), (N_ACTIONS,), "bias"),
         "u": _numbers(p.get("u"), (K, NET_IN), "u"),
     }
     if any(not v > 0 for v in out["sd"]) or any(not v > 0 for v in out["temp"]):
         raise ValueError("sd and temp must be positive")
+    if any(not 0.0 <= v <= 1.0 for v in out["gate"]):
+        raise ValueError("gate must be in [0, 1]")
     return out
 
 
@@ -223,6 +231,7 @@ def load_net(path=None) -> dict:
     NET.b2 = m["b2"]
     for i in range(NET_STAGES):
         NET.temp[i] = m["temp"][i]
+        NET.gate[i] = m["gate"][i]
     NET.w_prior = m["w_prior"]
     for i in range(N_ACTIONS):
         NET.bias[i] = m["bias"][i]

@@ -44,7 +44,7 @@ def random_net(seed: int, hidden: int = 7, players: tuple[int, ...] = (2,)) -> p
                     r(pnet.STAGES, F, scale=0.3), r(n_in, hidden), r(hidden), r(hidden),
                     float(r(1)[0]), (np.abs(r(pnet.STAGES)) + 1.0).round(7), kinds, kind_of,
                     float(r(1)[0]), r(len(kind_of)), r(len(kinds), n_in, scale=0.2),
-                    {"test": seed})
+                    {"test": seed}, rng.choice(pnet.GATES, pnet.STAGES))
 
 
 def random_features(rng: random.Random) -> list[float]:
@@ -82,7 +82,8 @@ def test_the_model_file_round_trips(tmp_path: Path, restore_net):
     path = tmp_path / "net.json"
     pnet.save(net, str(path))
     back = pnet.read(str(path))
-    for name in ("mu", "sd", "lin", "w1", "b1", "w2", "temp", "kind_of", "bias", "u"):
+    assert set(net.gate) > {0.0}, "the random net's gates should not all be 0"
+    for name in ("mu", "sd", "lin", "w1", "b1", "w2", "temp", "gate", "kind_of", "bias", "u"):
         assert np.array_equal(getattr(back, name), getattr(net, name)), name
     assert (back.b2, back.w_prior, back.players, back.kinds) == (
         net.b2, net.w_prior, net.players, net.kinds)
@@ -90,6 +91,63 @@ def test_the_model_file_round_trips(tmp_path: Path, restore_net):
     assert (tmp_path / "again.json").read_text() == path.read_text()
     info = cnet.load_net(path)
     assert info["hidden"] == 7 and info["players"] == [2] and info["test"] == 5
+
+
+def test_a_stage_gated_to_zero_is_the_linear_part_alone_and_version_1_means_no_gate(
+        tmp_path: Path, restore_net):
+    net = random_net(8)
+    net.gate = np.ones(pnet.STAGES)
+    net.gate[0], net.gate[3] = 0.0, 0.5
+    path = tmp_path / "gated.json"
+    pnet.save(net, str(path))
+    cnet.load_net(path)
+    rng = random.Random(8)
+    col = FEATURE_NAMES.index("decisions_left")
+    for stage in (0, 3, 9):
+        f = random_features(rng)
+        f[col] = float(stage)
+        x = np.array([f])
+        left = pnet.stage_of(x, net.features)
+        z = net.inputs(x, left)
+        linear_part = float(x[0] @ net.lin[stage])
+        residual = float(net.residual(z)[0])
+        assert abs(residual) > 1e-3
+        value = cnet.forward(f)[0]
+        assert value == pytest.approx(linear_part + net.gate[stage] * residual, abs=1e-9, rel=0)
+    # a version-1 file (the format before gates) is read with every gate 1
+    doc = json.loads(path.read_text())
+    doc["version"] = 1
+    del doc["gate"]
+    old = tmp_path / "v1.json"
+    old.write_text(json.dumps(doc))
+    assert np.array_equal(pnet.read(str(old)).gate, np.ones(pnet.STAGES))
+    cnet.load_net(old)
+    f[col] = 0.0
+    x = np.array([f])
+    left = pnet.stage_of(x, net.features)
+    z = net.inputs(x, left)
+    assert cnet.forward(f)[0] == pytest.approx(
+        float(x[0] @ net.lin[0] + net.residual(z)[0]), abs=1e-9, rel=0)
+
+
+def test_the_gate_is_chosen_per_stage_on_validation_data():
+    rng = np.random.default_rng(4)
+    n = 4000
+    left = np.repeat([0, 5], n // 2)
+    lin = rng.normal(0, 5, n)
+    truth = rng.normal(0, 2, n)
+    # stage 5: the residual is right; stage 0: it is noise that adds error
+    r = np.where(left == 5, truth, rng.normal(0, 2, n))
+    y = lin + np.where(left == 5, truth, 0.0)
+    gate = pnet.choose_gate(lin, r, left, np.arange(n), y=y)
+    assert gate[5] == 1.0 and gate[0] == 0.0 and (gate[[1, 2, 3, 4]] == 1.0).all()
+    # on the win: pairs (a, a + 1); seat 0 wins when its true value is higher
+    a = np.arange(0, n, 2)
+    won = np.zeros(n)
+    won[a] = (y[a] > y[a + 1]).astype(float)
+    gate = pnet.choose_gate(lin, r, left, np.arange(n), pairs=a, won=won,
+                            temp=np.full(pnet.STAGES, 1.0))
+    assert gate[5] == 1.0 and gate[0] == 0.0
 
 
 def _bad_docs(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
@@ -105,7 +163,10 @@ def _bad_docs(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
 
     return [
         ("format", changed(format="tianti-eval-model"), "not a tianti-net-model file"),
-        ("version", changed(version=2), "version 2 is not 1"),
+        ("version", changed(version=3), r"version 3 is not one this engine reads \(1, 2\)"),
+        ("gate range", changed(gate=[1.5] * pnet.STAGES), r"gate must be in \[0, 1\]"),
+        ("gate shape", changed(gate=[1.0] * 3), "gate: the shape is not 17"),
+        ("gate missing", changed(gate=None), "gate: the shape is not 17"),
         ("game", changed(game="dragon"), "a model of 'dragon'"),
         ("features", changed(features=doc["features"][:-1]), "other features"),
         ("hidden", changed(hidden=65), "hidden units must be 1..64"),
@@ -235,6 +296,15 @@ def test_expert_data_records_the_search_and_is_reproducible():
     assert set(np.unique(a["won"])) <= {0.0, 0.5, 1.0}
     net = pnet.fit(a, seed=1, hidden=4, epochs=2)
     assert net.w1.shape == (F + pnet.STAGES, 4) and np.isfinite(net.u).all()
+    assert net.info["head"] == "score" and set(net.gate) <= set(pnet.GATES)
+    best = pnet.fit(a, seed=1, hidden=4, epochs=2, head="best")
+    valid = best.info["valid"]
+    assert set(valid) == {"score", "win"} and best.info["head"] == min(
+        valid, key=lambda k: valid[k]["value_valid_win_loss"])
+    win = pnet.fit(a, seed=1, hidden=4, epochs=2, head="win")
+    assert win.info["head"] == "win" and not np.array_equal(win.w2, net.w2)
+    with pytest.raises(ValueError, match="head must be one of score, win, best"):
+        pnet.fit(a, seed=1, hidden=4, epochs=2, head="margin")
     with pytest.raises(ValueError, match="too few games"):
         pnet.fit({k: v[a["group"] == 0] if k in ("x", "seat", "left", "final", "goal", "won",
                                                   "margin", "group", "table") else v
@@ -248,11 +318,19 @@ def test_the_command_line_plays_fits_and_writes_a_model_the_engine_loads(tmp_pat
     model = tmp_path / "net.json"
     assert main(["expert", "--games", "8", "--seed", "3", "--bot", "strong(iterations=20)",
                  "--workers", "1", "--out", str(data)]) == 0
-    assert main(["net", str(data), "--out", str(model), "--epochs", "2", "--hidden", "4"]) == 0
+    assert main(["net", str(data), "--out", str(model), "--epochs", "2", "--hidden", "4",
+                 "--head", "best"]) == 0
     out = capsys.readouterr().out
     assert "| 16 |" in out and "net policy" in out and "hand prior" in out
+    assert "not chosen" in out   # the other head, reported beside the chosen one
+    pnet.save(random_net(3), str(tmp_path / "old.json"))
+    assert main(["net", str(data), str(data), "--out", str(tmp_path / "again.json"), "--epochs",
+                 "1", "--hidden", "4", "--compare", f"old={tmp_path / 'old.json'}"]) == 0
+    out = capsys.readouterr().out
+    assert "RMSE old" in out and "win loss old" in out and "the last file only" in out
     info = cnet.load_net(model)
-    assert info["hidden"] == 4 and info["games"] == 8
+    assert info["hidden"] == 4 and info["games"] == 8 and info["head"] in ("score", "win")
+    assert json.loads(model.read_text())["version"] == 2
 
 
 def test_expert_self_play_of_a_game_without_features_is_a_clear_error(tmp_path: Path, capsys):
