@@ -127,59 +127,6 @@ def _ridge(x: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     return w
 
 
-def fit_mlp(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 32, epochs: int = 30,
-            batch: int = 1024, rate: float = 1e-3) -> tuple[np.ndarray, ...]:
-    """A one-hidden-layer ReLU network on the standardized features and a one-hot of the stage
-    (Adam, squared error), trained on the training games. Returns (mu, sd, w1, b1, w2, b2) and
-    prints the held-out RMSE per epoch. An experiment beside the ridge model (see report)."""
-    train, test = split(data, seed)
-    x = _mlp_inputs(data)
-    y = data["final"].astype(np.float64)
-    mu = x[train].mean(axis=0)
-    sd = x[train].std(axis=0)
-    sd[sd < 1e-9] = 1.0
-    z = (x - mu) / sd
-    rng = np.random.default_rng(seed)
-    n_in = z.shape[1]
-    w1 = rng.normal(0, math.sqrt(2.0 / n_in), (n_in, hidden))
-    b1 = np.zeros(hidden)
-    w2 = rng.normal(0, math.sqrt(1.0 / hidden), hidden)
-    b2 = float(y[train].mean())
-    params = [w1, b1, w2, np.array([b2])]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    step = 0
-    idx = np.flatnonzero(train)
-    for epoch in range(epochs):
-        rng.shuffle(idx)
-        for start in range(0, len(idx), batch):
-            b = idx[start:start + batch]
-            h = z[b] @ params[0] + params[1]
-            a = np.maximum(h, 0.0)
-            out = a @ params[2] + params[3][0]
-            g_out = 2.0 * (out - y[b]) / len(b)
-            g_w2 = a.T @ g_out
-            g_b2 = np.array([g_out.sum()])
-            g_a = np.outer(g_out, params[2]) * (h > 0)
-            grads = [z[b].T @ g_a, g_a.sum(axis=0), g_w2, g_b2]
-            step += 1
-            for i, g in enumerate(grads):
-                m[i] = 0.9 * m[i] + 0.1 * g
-                v[i] = 0.999 * v[i] + 0.001 * g * g
-                mh = m[i] / (1 - 0.9 ** step)
-                vh = v[i] / (1 - 0.999 ** step)
-                params[i] -= rate * mh / (np.sqrt(vh) + 1e-8)
-        pred = np.maximum(z[test] @ params[0] + params[1], 0.0) @ params[2] + params[3][0]
-        print(f"epoch {epoch + 1}: held-out RMSE {np.sqrt(np.mean((pred - y[test]) ** 2)):.2f}",
-              flush=True)
-    return mu, sd, params[0], params[1], params[2], params[3]
-
-
-def _mlp_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
-    left = np.clip(data["left"], 0, BUCKETS - 1)
-    return np.hstack([data["x"].astype(np.float64), np.eye(BUCKETS)[left]])
-
-
 def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
         own: tuple[int, ...] = (), penalties: tuple[float, ...] = LAMBDAS,
         own_tables: tuple[int, ...] = ()) -> Model:
@@ -192,8 +139,8 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     the other tables' games only.
     `penalties` are the ridge penalties tried (on standardized features)."""
     if hidden:
-        raise ValueError("the shipped model is the ridge one (--hidden 0); fit_mlp is an "
-                         "experiment (see ai/STRONG_MOUNT_TAI.md)")
+        raise ValueError("the shipped model is the ridge one (--hidden 0); a network is "
+                         "fitted by `python -m ai.learn net` (ai/learn/net.py)")
     from engine.mount_tai.knowledge import FEATURE_NAMES  # the game's names, for the file
     names = list(FEATURE_NAMES)
     train, test = split(data, seed)
