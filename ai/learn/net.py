@@ -28,7 +28,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -110,6 +110,29 @@ def _adam(params: list[np.ndarray], grads: list[np.ndarray], state: dict[str, An
             np.sqrt(state["v"][i] / (1 - 0.999 ** t)) + 1e-8)
 
 
+def _train(params: list[np.ndarray], idx: np.ndarray, rng: np.random.Generator,
+           epochs: int, batch: int, rate: float,
+           grads_of: Callable[[np.ndarray], list[np.ndarray]],
+           loss_of: Callable[[], float]) -> tuple[list[np.ndarray], list[float]]:
+    """Adam over minibatches of `idx` (shuffled by `rng` each epoch), `grads_of(batch)` giving
+    the gradients of `params`; after each epoch `loss_of()` scores the validation data and the
+    best epoch's parameters are kept. Returns (those parameters, the loss per epoch)."""
+    state: dict[str, Any] = {"t": 0, "m": [np.zeros_like(p) for p in params],
+                             "v": [np.zeros_like(p) for p in params]}
+    best: tuple[float, list[np.ndarray]] | None = None
+    curve = []
+    for _ in range(epochs):
+        rng.shuffle(idx)
+        for s in range(0, len(idx), batch):
+            _adam(params, grads_of(idx[s:s + batch]), state, rate)
+        loss = loss_of()
+        curve.append(loss)
+        if best is None or loss < best[0]:
+            best = (loss, [p.copy() for p in params])
+    assert best is not None
+    return best[1], curve
+
+
 def fit_value(z: np.ndarray, y: np.ndarray, tr: np.ndarray, va: np.ndarray, hidden: int,
               epochs: int, seed: int, rate: float = 2e-3, batch: int = 512,
               decay: float = 1e-4) -> tuple[list[np.ndarray], list[float]]:
@@ -119,29 +142,20 @@ def fit_value(z: np.ndarray, y: np.ndarray, tr: np.ndarray, va: np.ndarray, hidd
     n_in = z.shape[1]
     params = [rng.normal(0, math.sqrt(2.0 / n_in), (n_in, hidden)), np.zeros(hidden),
               rng.normal(0, math.sqrt(1.0 / hidden), hidden), np.array([y[tr].mean()])]
-    state: dict[str, Any] = {"t": 0, "m": [np.zeros_like(p) for p in params],
-                             "v": [np.zeros_like(p) for p in params]}
-    idx = np.flatnonzero(tr)
-    best: tuple[float, list[np.ndarray]] | None = None
-    curve = []
-    for _ in range(epochs):
-        rng.shuffle(idx)
-        for s in range(0, len(idx), batch):
-            b = idx[s:s + batch]
-            h = z[b] @ params[0] + params[1]
-            a = np.maximum(h, 0.0)
-            g_out = 2.0 * (a @ params[2] + params[3][0] - y[b]) / len(b)
-            g_a = np.outer(g_out, params[2]) * (h > 0)
-            grads = [z[b].T @ g_a + decay * params[0], g_a.sum(axis=0),
-                     a.T @ g_out + decay * params[2], np.array([g_out.sum()])]
-            _adam(params, grads, state, rate)
+
+    def grads_of(b: np.ndarray) -> list[np.ndarray]:
+        h = z[b] @ params[0] + params[1]
+        a = np.maximum(h, 0.0)
+        g_out = 2.0 * (a @ params[2] + params[3][0] - y[b]) / len(b)
+        g_a = np.outer(g_out, params[2]) * (h > 0)
+        return [z[b].T @ g_a + decay * params[0], g_a.sum(axis=0),
+                a.T @ g_out + decay * params[2], np.array([g_out.sum()])]
+
+    def rmse() -> float:
         pred = np.maximum(z[va] @ params[0] + params[1], 0.0) @ params[2] + params[3][0]
-        rmse = float(np.sqrt(np.mean((pred - y[va]) ** 2)))
-        curve.append(rmse)
-        if best is None or rmse < best[0]:
-            best = (rmse, [p.copy() for p in params])
-    assert best is not None
-    return best[1], curve
+        return float(np.sqrt(np.mean((pred - y[va]) ** 2)))
+
+    return _train(params, np.flatnonzero(tr), rng, epochs, batch, rate, grads_of, rmse)
 
 
 def fit_value_win(z: np.ndarray, base: np.ndarray, won: np.ndarray, left: np.ndarray,
@@ -158,8 +172,6 @@ def fit_value_win(z: np.ndarray, base: np.ndarray, won: np.ndarray, left: np.nda
     n_in = z.shape[1]
     params = [rng.normal(0, math.sqrt(2.0 / n_in), (n_in, hidden)), np.zeros(hidden),
               rng.normal(0, 0.1 * math.sqrt(1.0 / hidden), hidden), np.zeros(1)]
-    state: dict[str, Any] = {"t": 0, "m": [np.zeros_like(p) for p in params],
-                             "v": [np.zeros_like(p) for p in params]}
     t_of = temp[np.clip(left, 0, STAGES - 1)]
 
     def chance(a: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -171,27 +183,18 @@ def fit_value_win(z: np.ndarray, base: np.ndarray, won: np.ndarray, left: np.nda
         d = (base[a] + r[:n] - base[a + 1] - r[n:]) / t_of[a]
         return 1.0 / (1.0 + np.exp(-np.clip(d, -50, 50))), zz, h, act
 
-    idx = tr.copy()
-    best: tuple[float, list[np.ndarray]] | None = None
-    curve = []
-    for _ in range(epochs):
-        rng.shuffle(idx)
-        for s in range(0, len(idx), batch):
-            a = idx[s:s + batch]
-            p, zz, h, act = chance(a)
-            g_d = (p - won[a]) / t_of[a] / len(a)
-            g_out = np.concatenate([g_d, -g_d])
-            g_a = np.outer(g_out, params[2]) * (h > 0)
-            grads = [zz.T @ g_a + decay * params[0], g_a.sum(axis=0),
-                     act.T @ g_out + decay * params[2], np.zeros(1)]
-            _adam(params, grads, state, rate)
-        p = np.clip(chance(va)[0], 1e-6, 1 - 1e-6)
-        loss = linear._logloss(p, won[va])
-        curve.append(loss)
-        if best is None or loss < best[0]:
-            best = (loss, [q.copy() for q in params])
-    assert best is not None
-    return best[1], curve
+    def grads_of(a: np.ndarray) -> list[np.ndarray]:
+        p, zz, h, act = chance(a)
+        g_d = (p - won[a]) / t_of[a] / len(a)
+        g_out = np.concatenate([g_d, -g_d])
+        g_a = np.outer(g_out, params[2]) * (h > 0)
+        return [zz.T @ g_a + decay * params[0], g_a.sum(axis=0),
+                act.T @ g_out + decay * params[2], np.zeros(1)]
+
+    def loss() -> float:
+        return linear._logloss(np.clip(chance(va)[0], 1e-6, 1 - 1e-6), won[va])
+
+    return _train(params, tr.copy(), rng, epochs, batch, rate, grads_of, loss)
 
 
 GATES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -258,8 +261,6 @@ def fit_policy(net: Net, z_dec: np.ndarray, data: dict[str, np.ndarray], tr: np.
     prior = data["p_prior"]
     k_of = net.kind_of
     params = [np.array([1.0]), np.zeros_like(net.bias), np.zeros_like(net.u)]
-    state: dict[str, Any] = {"t": 0, "m": [np.zeros_like(p) for p in params],
-                             "v": [np.zeros_like(p) for p in params]}
     lp_all = np.clip(np.log(np.maximum(prior.astype(np.float64), 1e-300)), LOG_PRIOR_FLOOR, 0.0)
 
     def batch_terms(decs: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -281,32 +282,23 @@ def fit_policy(net: Net, z_dec: np.ndarray, data: dict[str, np.ndarray], tr: np.
         p = forward(decs, flat, seg)
         return float(-(target * np.log(np.maximum(p, 1e-12))).sum() / len(decs))
 
-    idx = np.flatnonzero(tr)
+    def grads_of(decs: np.ndarray) -> list[np.ndarray]:
+        flat, seg, target = batch_terms(decs)
+        g = (forward(decs, flat, seg) - target) / len(decs)
+        a = action[flat]
+        g_b = np.zeros_like(params[1])
+        np.add.at(g_b, a, g)
+        g_u = np.zeros_like(params[2])
+        np.add.at(g_u, k_of[a], g[:, None] * z_dec[decs][seg])
+        return [np.array([(g * lp_all[flat]).sum()]), g_b + decay * params[1],
+                g_u + decay * params[2]]
+
     vdecs = np.flatnonzero(va)
-    best: tuple[float, list[np.ndarray]] | None = None
-    curve = []
-    for _ in range(epochs):
-        rng.shuffle(idx)
-        for s in range(0, len(idx), batch):
-            decs = idx[s:s + batch]
-            flat, seg, target = batch_terms(decs)
-            p = forward(decs, flat, seg)
-            g = (p - target) / len(decs)
-            a = action[flat]
-            g_w = np.array([(g * lp_all[flat]).sum()])
-            g_b = np.zeros_like(params[1])
-            np.add.at(g_b, a, g)
-            g_u = np.zeros_like(params[2])
-            np.add.at(g_u, k_of[a], g[:, None] * z_dec[decs][seg])
-            _adam(params, [g_w, g_b + decay * params[1], g_u + decay * params[2]], state, rate)
-        loss = xent(vdecs)
-        curve.append(loss)
-        if best is None or loss < best[0]:
-            best = (loss, [p.copy() for p in params])
-    assert best is not None
-    net.w_prior = float(best[1][0][0])
-    net.bias = best[1][1]
-    net.u = best[1][2]
+    best, curve = _train(params, np.flatnonzero(tr), rng, epochs, batch, rate, grads_of,
+                         lambda: xent(vdecs))
+    net.w_prior = float(best[0][0])
+    net.bias = best[1]
+    net.u = best[2]
     return curve
 
 
