@@ -13,12 +13,31 @@ with the first round's model:
 from __future__ import annotations
 
 import argparse
+from typing import Callable
 import sys
 import time
 
 import numpy as np
 
 from ai.learn.fit import LAMBDAS
+
+
+def _play_and_save(args: argparse.Namespace, play: Callable[[], dict[str, np.ndarray]],
+                   extra: dict[str, np.ndarray], counted: Callable[[dict[str, np.ndarray]], str]
+                   ) -> int:
+    """Self-play (`play()`) saved to `args.out` with the game, seed and bot (and `extra`);
+    Ctrl-C saves nothing and exits 130."""
+    start = time.time()
+    try:
+        data = play()
+    except KeyboardInterrupt:
+        print("interrupted: nothing saved", file=sys.stderr)
+        return 130
+    np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
+                        bot=np.asarray(args.bot), **extra, **data)
+    print(f"{counted(data)} of {args.games:,} games in {time.time() - start:.0f} s "
+          f"-> {args.out}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,18 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.model:
             from engine.mount_tai import learned
             learned.load_model(args.model)   # before the workers fork: they inherit it
-        start = time.time()
-        try:
-            data = generate(args.game, args.games, args.seed, args.bot, args.epsilon,
-                            args.workers, tables=args.tables)
-        except KeyboardInterrupt:
-            print("interrupted: nothing saved", file=sys.stderr)
-            return 130
-        np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
-                            bot=np.asarray(args.bot), **data)
-        print(f"{len(data['x']):,} positions of {args.games:,} games in "
-              f"{time.time() - start:.0f} s -> {args.out}")
-        return 0
+        return _play_and_save(args, lambda: generate(
+            args.game, args.games, args.seed, args.bot, args.epsilon, args.workers,
+            tables=args.tables), {}, lambda d: f"{len(d['x']):,} positions")
     if args.command == "expert":
         from ai.learn.expert import generate as expert_games
         from ai.learn.selfplay import features_fn
@@ -118,18 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             features_fn(args.game)
         except ValueError as e:
             ap.error(str(e))
-        start = time.time()
-        try:
-            data = expert_games(args.game, args.games, args.seed, args.bot, args.epsilon,
-                                args.workers, players=args.players)
-        except KeyboardInterrupt:
-            print("interrupted: nothing saved", file=sys.stderr)
-            return 130
-        np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
-                            bot=np.asarray(args.bot), players=np.asarray(args.players), **data)
-        print(f"{len(data['p_row']):,} decisions, {len(data['x']):,} value rows of "
-              f"{args.games:,} games in {time.time() - start:.0f} s -> {args.out}")
-        return 0
+        return _play_and_save(args, lambda: expert_games(
+            args.game, args.games, args.seed, args.bot, args.epsilon, args.workers,
+            players=args.players), {"players": np.asarray(args.players)},
+            lambda d: f"{len(d['p_row']):,} decisions, {len(d['x']):,} value rows")
     if args.command == "net":
         from ai.learn import net
         return net.main(args)
