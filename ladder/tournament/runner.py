@@ -205,6 +205,37 @@ class _StopOnSignal:
             signal.signal(sig, handler)
 
 
+class _HeldSignals:
+    """While active (main thread only): SIGINT and SIGTERM are held, not acted on, so that a
+    Ctrl-C cannot cut a batch's transaction from the counting of its games; on leaving, each
+    held signal is handed to the handler it would have reached (with `deliver`), or only
+    noted in `got` (the run's clean-up, which must close the backend and set the status)."""
+
+    def __init__(self, deliver: bool = True) -> None:
+        self.deliver = deliver
+        self.got: list[tuple[int, Any]] = []
+        self._saved: dict[int, Any] = {}
+
+    def __enter__(self) -> "_HeldSignals":
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._saved[sig] = signal.signal(sig, lambda n, f: self.got.append((n, f)))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        if not self.deliver:
+            return
+        held, self.got = self.got, []
+        for signum, frame in held:
+            handler = self._saved.get(signum)
+            if callable(handler):
+                handler(signum, frame)
+            elif handler == signal.SIG_DFL:
+                raise KeyboardInterrupt
+
+
 def play_run(
     store: Store,
     run_id: int,
@@ -273,40 +304,41 @@ def play_run(
     except (sqlite3.Error, StoreError) as e:
         status = "interrupted"
         report.store_failure = True
-        report.failure = store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
+        report.failure = _failure_text(store, e)
     except (GameFailure, BackendError) as e:
         status = "failed"
         report.failure = str(e)
     finally:
-        if batch.pending:  # stopped by an exception: store the finished games in hand
+        with _HeldSignals(deliver=False):  # a further Ctrl-C loses nothing from here on
+            if batch.pending:  # stopped by an exception: store the finished games in hand
+                try:
+                    batch.flush()
+                except (sqlite3.Error, StoreError) as e:
+                    if report.failure is None:
+                        report.store_failure = True
+                        report.failure = _failure_text(store, e)
+                    status = "interrupted"
+            report.wall_seconds = time.monotonic() - start
+            report.parent_cpu_seconds = _cpu() - cpu_start
+            backend.close()
+            if hasattr(backend, "nodes_used"):  # a cluster: what it looked like over the run
+                report.workers = backend.peak_workers
+                report.nodes = backend.nodes_used
+                report.replayed = backend.replayed
+                report.capacity_seconds = backend.capacity_seconds
+            bar.close()
+            report.status = status
             try:
-                batch.flush()
+                report.status = store.set_status(run_id, status, report.wall_seconds)
+                report.done_before = store.run(run_id).done - report.played
             except (sqlite3.Error, StoreError) as e:
+                # the store cannot even take the status: the run stays unfinished in it (listed as
+                # stopped once this process is gone), which is the truth
                 if report.failure is None:
                     report.store_failure = True
-                    report.failure = store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
-                status = "interrupted"
-        report.wall_seconds = time.monotonic() - start
-        report.parent_cpu_seconds = _cpu() - cpu_start
-        backend.close()
-        if hasattr(backend, "nodes_used"):  # a cluster: what it looked like over the run
-            report.workers = backend.peak_workers
-            report.nodes = backend.nodes_used
-            report.replayed = backend.replayed
-            report.capacity_seconds = backend.capacity_seconds
-        bar.close()
-        report.status = status
-        try:
-            report.status = store.set_status(run_id, status, report.wall_seconds)
-            report.done_before = store.run(run_id).done - report.played
-        except (sqlite3.Error, StoreError) as e:
-            # the store cannot even take the status: the run stays unfinished in it (listed as
-            # stopped once this process is gone), which is the truth
-            if report.failure is None:
-                report.store_failure = True
-                report.failure = store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
-            if report.status == "finished":
-                report.status = "interrupted"
+                    report.failure = _failure_text(store, e)
+                if report.status == "finished":
+                    report.status = "interrupted"
     return report
 
 
@@ -346,8 +378,13 @@ class _Batch:
         """Store the games held, in one transaction."""
         if not self.pending:
             return
-        ids = self.store.save_games(self.pending)
-        stored, self.pending = self.pending, []
+        with _HeldSignals():  # stored and counted as one, whatever Ctrl-C does meanwhile
+            ids = self.store.save_games(self.pending)
+            stored, self.pending = self.pending, []
+            self._count(stored, ids)
+
+    def _count(self, stored: list[GameOutcome], ids: list[int | None]) -> None:
+        """Count the games just stored (a None id: stored before, a duplicate)."""
         report, standings = self.report, self.standings
         for outcome, game_id in zip(stored, ids):
             if game_id is None:
@@ -360,6 +397,11 @@ class _Batch:
                 standings.add(s.bot, s.rank)
                 if s.fault is not None:
                     report.faults += 1
+
+
+def _failure_text(store: Store, e: Exception) -> str:
+    """One line on what went wrong with the store."""
+    return store.explain(e) if isinstance(e, sqlite3.Error) else str(e)
 
 
 def _cpu() -> float:

@@ -335,6 +335,54 @@ def test_games_held_in_a_batch_are_stored_when_idle_and_when_the_run_fails(tmp_p
         assert store.run(run).status == "failed"
 
 
+class _QuietBackend(_FailingBackend):
+    """Plays every task in this process and stops when asked."""
+
+    def run(self, tasks):  # type: ignore[no-untyped-def]
+        from ladder.tournament.worker import play_task
+
+        self.stop = False
+        for task in tasks[:self.games]:
+            if self.stop:
+                return
+            yield play_task(task)
+
+    def request_stop(self) -> None:
+        self.stop = True
+
+
+def test_ctrl_c_while_a_batch_is_written_loses_no_game_and_miscounts_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two Ctrl-Cs arrive once the first batch is committed but before it is counted (the
+    second raised KeyboardInterrupt there, and the batch was written again and counted as
+    duplicates): the batch is stored and counted once, the run
+    stops as interrupted, and what is stored is what the report counts."""
+    db = tmp_path / "ctrlc.db"
+    game = engine.load_game("dragon", players=2)
+    spec = TournamentSpec("dragon", game.options, (("a", "random"), ("b", "random")), 10, seed=4)
+    real = Store.save_games
+    calls = []
+
+    def interrupted(self, outcomes):  # type: ignore[no-untyped-def]
+        calls.append(len(outcomes))
+        ids = real(self, outcomes)
+        if len(calls) == 1:  # committed, not yet counted: the worst moment
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        return ids
+
+    monkeypatch.setattr(Store, "save_games", interrupted)
+    monkeypatch.setattr("ladder.tournament.runner._BATCH_GAMES", 3)
+    with Store(db) as store:
+        run = start_run(store, spec)
+        report = play_run(store, run, _QuietBackend(db, 20), progress=False)
+        assert report.status == "interrupted"
+        assert calls[0] == 3 and report.duplicates == 0
+        assert report.played == count_games(db) >= 3
+        assert store.run(run).status == "interrupted"
+
+
 def test_a_local_worker_holds_more_quick_games_and_two_slow_ones() -> None:
     """Quick games: up to 8 waiting in a worker's pipe (about 20 ms of games), so that it does
     not wait for the tournament process to be scheduled; slow games: two (one playing)."""
