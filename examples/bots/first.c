@@ -29,7 +29,9 @@ int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (getline(&line, &cap, stdin) != -1) {
         if (strstr(line, "\"type\":\"hello\"")) {
-            printf("{\"type\":\"hello\",\"protocol\":1,\"name\":\"first-c\",\"options\":{}}\n");
+            /* "lean": ids only, no board or texts (it reads neither) */
+            printf("{\"type\":\"hello\",\"protocol\":1,\"name\":\"first-c\",\"options\":{},"
+                   "\"wants\":[\"lean\"]}\n");
         } else if (strstr(line, "\"type\":\"game\"")) {
             games++;
             fprintf(stderr, "first-c: game %ld, seat %ld\n", games,

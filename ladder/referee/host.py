@@ -205,8 +205,9 @@ class ProcessBot:
         self.wants = frozenset(w for w in wants if isinstance(w, str)) \
             if isinstance(wants, list) else frozenset()
         self._with_view = P.WANT_VIEW in self.wants
-        # lean messages only with the view (a bot without it could not play from them)
-        self.lean = self._with_view and P.WANT_LEAN in self.wants
+        # lean messages for any bot that asks: one that plays from ids alone (the C example)
+        # saves the referee the board and texts, most of its cost per decision
+        self.lean = P.WANT_LEAN in self.wants
 
     @property
     def pid(self) -> int:

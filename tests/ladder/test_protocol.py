@@ -138,6 +138,33 @@ def test_the_c_example_plays_a_tournament_against_random(tmp_path: Path) -> None
     _no_faults(db, 4)
 
 
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_a_bot_that_wants_lean_messages_alone_gets_them(tmp_path: Path) -> None:
+    """The C example asks for `lean` without the view: it is sent ids and raw events only (no
+    board, no texts, no view block) and plays a whole game from them."""
+    binary = tmp_path / "first"
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(REPO / "examples/bots/first.c")],
+                   check=True)
+    bot = ProcessBot([str(binary)], move_timeout=10.0, setup_timeout=60.0, transcript=True)
+    assert bot.lean and P.WANT_VIEW not in bot.wants
+    state = load_game("dragon", players=2).new_initial_state(4)
+    result = play_game(state, [bot, make_bot("random(seed=2)")], referee=Referee(10.0))
+    bot.close()
+    assert result.faults == []
+    sent = [json.loads(line) for who, line in bot.transcript or [] if who == "referee"]
+    moves = [m for m in sent if m["type"] == "move"]
+    updates = [m for m in sent if m["type"] == "update"]
+    assert len(moves) == result.movers.count(0) and moves
+    assert all(m["board"] is None and "view" not in m and all(t is None for _, t in m["legal"])
+               for m in moves)
+    assert all(m["text"] is None and all(set(e) == {"raw"} for e in m["events"])
+               for m in updates)
+    assert [m["action"] for m in updates[1:]] == result.actions
+    assert all(a == min(state_ids) for a, state_ids in zip(
+        [a for a, p in zip(result.actions, result.movers) if p == 0],
+        [[i for i, _ in m["legal"]] for m in moves]))
+
+
 @pytest.mark.parametrize("game", ["dragon", "mount-tai"])
 def test_the_plain_python_example_plays_a_tournament_against_random(
         tmp_path: Path, game: str) -> None:
