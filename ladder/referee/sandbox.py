@@ -29,10 +29,15 @@ as well as on a fault. A referee that dies without calling it (killed outright, 
 `os._exit` as multiprocessing's workers are) takes its bots along (PR_SET_PDEATHSIG), and the
 next `spawn` on the machine sweeps their folders (named after the referee's pid).
 
+As root, where the machine has a memory cgroup it may add to (v1 or v2), each bot also gets a
+cgroup of its own whose limit is `memory_mb`: what all its processes hold together, so a bot that
+forks cannot multiply its share (the kernel's OOM killer ends one of its processes past it).
+
 Not covered by default: CPU time between the bot's turns (the referee's clock only bounds its
 answers; `Limits.pause` stops its process group between turns, which a process of the bot that
-left the group with setsid escapes), the total memory of a bot that forks (each process has `memory_mb`), and, without namespaces, writes
-to world-writable folders and (not root) signals to the user's own processes.
+left the group with setsid escapes), the total memory of a bot that forks where there is no
+memory cgroup (not root, or none to add to: each process then has `memory_mb`), and, without
+namespaces, writes to world-writable folders and (not root) signals to the user's own processes.
 """
 from __future__ import annotations
 
@@ -74,7 +79,8 @@ class Limits:
     """What one bot process may use. The defaults suit a search bot with a big tree; a tournament
     may lower them (`--limits memory_mb=2048`) or let a bot use the network (`network=true`)."""
 
-    memory_mb: int = 4096   # address space (RLIMIT_AS) of each of its processes
+    memory_mb: int = 4096   # address space (RLIMIT_AS) of each of its processes, and (with a
+    #                         memory cgroup) the memory all its processes hold together
     file_mb: int = 64       # the largest file it may write, stderr included (RLIMIT_FSIZE);
     #                         its private /tmp and working folder hold 4x that in all
     processes: int = 64     # processes and threads it may have at once (RLIMIT_NPROC)
@@ -139,7 +145,8 @@ class Isolation:
         others = [f for f in self.features if f not in self._SHORT]
         short = {"private-tmp": "tmp", "read-only-root": "ro", "hidden-paths": "hide",
                  "uid-drop": "uid", "process-group": "pgrp", "empty-cwd": "cwd",
-                 "scrubbed-env": "env", "no-inherited-fds": "fds", "rlimits": "rlim"}
+                 "scrubbed-env": "env", "no-inherited-fds": "fds", "rlimits": "rlim",
+                 "memory-cgroup": "mcg"}
         line = (f"ns:{','.join(spaces)} " if spaces else "no namespaces ")
         line += "+" + ",".join(short.get(f, f) for f in others)
         tail = ""
@@ -219,7 +226,87 @@ def _features(mode: str, limits: Limits) -> tuple[str, ...]:
             features.append("user-namespace")
     if mode in ("root-ns", "root-plain"):
         features.append("uid-drop")
+        if _memory_cgroup() is not None:
+            features.append("memory-cgroup")
     return tuple(features) + _BASE_FEATURES
+
+
+@functools.lru_cache(maxsize=None)
+def _memory_cgroup() -> tuple[Path, str] | None:
+    """The memory cgroup this process is in, as (folder, name of its limit file), if a bot's
+    cgroup can be made under it (as root; cgroup v1's memory controller, or v2's where it is
+    enabled); None otherwise."""
+    if not _root():
+        return None
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+    except OSError:
+        return None
+    found: list[tuple[Path, str]] = []
+    for _, controllers, path in lines:
+        if "memory" in controllers.split(","):  # v1
+            found.append((Path("/sys/fs/cgroup/memory") / path.lstrip("/"),
+                          "memory.limit_in_bytes"))
+    for _, controllers, path in lines:
+        if controllers == "":  # v2: its memory controller enabled for the children
+            root = Path("/sys/fs/cgroup")
+            folder = root / path.lstrip("/")
+            try:
+                enabled = (folder / "cgroup.subtree_control").read_text().split()
+            except OSError:
+                continue
+            if "memory" in enabled:
+                found.append((folder, "memory.max"))
+    for folder, limit in found:
+        probe = folder / f"{_FOLDER}probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+        except OSError:
+            continue
+        try:
+            if (probe / limit).exists() and (probe / "cgroup.procs").exists():
+                return folder, limit
+        finally:
+            try:
+                probe.rmdir()
+            except OSError:
+                pass
+    return None
+
+
+def _make_cgroup(limits: Limits) -> Path | None:
+    """A memory cgroup of the bot's own, limited to `memory_mb` (None where there is none)."""
+    found = _memory_cgroup()
+    if found is None:
+        return None
+    parent, limit = found
+    name = f"{_FOLDER}{os.getpid()}-{random.getrandbits(48):012x}"
+    folder = parent / name
+    try:
+        folder.mkdir()
+        (folder / limit).write_text(str(limits.memory_mb * 1024 * 1024))
+    except OSError:
+        _remove_cgroup(folder)
+        return None
+    return folder
+
+
+def _remove_cgroup(folder: Path | None, wait: float = 2.0) -> None:
+    """Remove a bot's cgroup once its processes are gone (the kernel refuses before)."""
+    if folder is None:
+        return
+    end = time.monotonic() + wait
+    while True:
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > end:
+                return
+            time.sleep(0.01)
 
 
 def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
@@ -414,7 +501,8 @@ def _app_dir() -> str | None:
 
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
              uid: int | None, argv: Sequence[str], needed: Sequence[Path],
-             soft: Sequence[Path] = (), hard: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
+             soft: Sequence[Path] = (), hard: Sequence[Path] = (),
+             cgroup: Path | None = None) -> tuple[list[str], list[str]]:
     """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
     the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
     staging folder first, so that needed paths under /tmp can still be bound into it), hides the
@@ -422,7 +510,8 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     binds the needed paths under them back read-only, then hides the `hard` paths wherever they
     still show (a folder under a tmpfs, a file, with its SQLite companions, under /dev/null),
     makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
-    new privileges, killed if the referee's side dies)."""
+    new privileges, killed if the referee's side dies). With `cgroup`, the script first moves
+    itself into it (what it starts is then counted there)."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
@@ -447,7 +536,10 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     inodes = f"nr_inodes={max(1024, 256 * limits.file_mb)}"
     failed = (f"echo 'tianti sandbox: could not set up the namespaces of the bot (see above)' >&2;"
               f" exit {SETUP_FAILED}")
-    lines = [f"trap {q(failed)} EXIT", "mount -n -o remount,bind,ro /"]
+    lines = [f"trap {q(failed)} EXIT"]
+    if cgroup is not None:  # "0": the writing process (the script, which becomes the bot)
+        lines.append(f"echo 0 > {q(str(cgroup / 'cgroup.procs'))}")
+    lines.append("mount -n -o remount,bind,ro /")
     lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
               for point in _writable_mounts()]
     lines.append(f"mount -n -t tmpfs -o size={4 * limits.file_mb}m,{inodes},mode=1777,nosuid,nodev"
@@ -648,10 +740,20 @@ def _sweep(min_age: float = 10.0) -> None:
         if _root() and UID_BASE <= uid < UID_BASE + UID_SPAN:
             _kill_uid(uid)
         shutil.rmtree(entry.path, ignore_errors=True)
+    found = _memory_cgroup()
+    if found is not None:
+        try:
+            groups = list(os.scandir(found[0]))
+        except OSError:
+            groups = []
+        for entry in groups:
+            match = re.fullmatch(_FOLDER + r"([0-9]+)-[0-9a-f]+", entry.name)
+            if match and int(match.group(1)) != os.getpid() and not _alive(int(match.group(1))):
+                _remove_cgroup(Path(entry.path), wait=0)
 
 
 def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int,
-          wrapped: bool = True) -> None:
+          wrapped: bool = True, cgroup: Path | None = None) -> None:
     """Kill the bot and everything it started, collect its exit status, remove its folders; only
     in the process that started it (a forked child's exit leaves its parent's bots alone).
     `wrapped`: started through `unshare --fork`, whose child is the namespace's init."""
@@ -691,6 +793,7 @@ def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: in
                 pipe.close()
         except OSError:
             pass
+    _remove_cgroup(cgroup)
     shutil.rmtree(base, ignore_errors=True)
 
 
@@ -703,10 +806,11 @@ class BotProcess:
     isolation: Isolation
     workdir: Path        # the bot's working folder and HOME (same path inside its namespace)
     stderr_path: Path    # its stderr, in the referee's folder (mode 0700), capped by file_mb
+    cgroup: Path | None  # its memory cgroup (as root, where the machine has one), else None
 
     def __init__(self, popen: subprocess.Popen[bytes], isolation: Isolation, workdir: Path,
                  base: Path, stderr_path: Path, uid: int | None, wrapped: bool = False,
-                 pause: bool = False) -> None:
+                 pause: bool = False, cgroup: Path | None = None) -> None:
         assert popen.stdin is not None and popen.stdout is not None
         self._popen = popen
         self.stdin = popen.stdin  # type: ignore[assignment]
@@ -719,8 +823,10 @@ class BotProcess:
         self._wrapped = wrapped  # started through `unshare --fork`, which holds the pipes too
         self._pause = pause  # stopped between its turns (`Limits.pause`)
         self._paused = False
+        self.cgroup = cgroup
         self._tail: bytes | None = None
-        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid(), wrapped)
+        self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid(), wrapped,
+                                           cgroup)
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and remove its folders. Idempotent."""
@@ -853,6 +959,7 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     if time.time() - _swept[0] > 60:
         _sweep()
     base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))
+    cgroup: Path | None = None
     try:
         os.chmod(base, 0o711)  # its uid may pass through to `work`, not list or read the rest
         work = base / "work"
@@ -876,14 +983,27 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
             warnings.append("network allowed by the limits: the bot shares the machine's network")
         nproc = _nproc(mode, limits)
         preexec = None
+        if "memory-cgroup" in features:  # the fallback joins as root, then drops with setpriv
+            can_join = mode == "root-ns" or ("setpriv" in tools and "sh" in tools)
+            cgroup = _make_cgroup(limits) if can_join else None
+            if cgroup is None:
+                features = tuple(f for f in features if f != "memory-cgroup")
+                warnings.append("could not make the bot's memory cgroup: memory_mb limits each "
+                                "of its processes, not all of them together")
         if mode in ("root-ns", "user-ns"):
             soft, hard = _default_hides()
             command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
-                                       soft, hard + [Path(h) for h in hide])
+                                       soft, hard + [Path(h) for h in hide], cgroup)
             warnings += hidden
         else:
-            oom = ([tools["sh"], "-c", "echo 1000 > /proc/self/oom_score_adj; unset PWD OLDPWD;"
-                    ' exec "$@"', "sh"] if "sh" in tools else [])
+            join, drop = "", ""
+            if cgroup is not None:  # as root: join, then become the bot's uid
+                join = (f"echo 0 > {shlex.quote(str(cgroup / 'cgroup.procs'))} || exit "
+                        f"{SETUP_FAILED}; ")
+                drop = (f"{shlex.quote(tools['setpriv'])} --reuid={uid} --regid={uid} "
+                        "--clear-groups --pdeathsig=KILL -- ")  # a uid change clears it
+            oom = ([tools["sh"], "-c", join + "echo 1000 > /proc/self/oom_score_adj; "
+                    f'unset PWD OLDPWD; exec {drop}"$@"', "sh"] if "sh" in tools else [])
             command = _lifeline(tools) + _rlimit_args(tools, limits, nproc) + oom + list(argv)
         if "prlimit" not in tools:
             preexec = functools.partial(_set_rlimits, limits, nproc)
@@ -893,13 +1013,14 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd,
                 cwd=work if mode not in ("root-ns", "user-ns") else base, env=bot_env,
                 close_fds=True, start_new_session=True, preexec_fn=preexec,
-                user=uid if mode == "root-plain" else None,
-                group=uid if mode == "root-plain" else None,
-                extra_groups=[] if mode == "root-plain" else None)
+                user=uid if mode == "root-plain" and cgroup is None else None,
+                group=uid if mode == "root-plain" and cgroup is None else None,
+                extra_groups=[] if mode == "root-plain" and cgroup is None else None)
         finally:
             os.close(fd)
     except BaseException:
+        _remove_cgroup(cgroup, wait=0)
         shutil.rmtree(base, ignore_errors=True)
         raise
     return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid,
-                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause)
+                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause, cgroup=cgroup)

@@ -209,6 +209,49 @@ def test_forking_1000_times_is_stopped_and_kill_leaves_nothing(mode: tuple[str, 
                 and _uid_of(int(pid)) == bot.uid and not _zombie(int(pid))] == []
 
 
+@pytest.mark.parametrize("cgroup", [True, False])
+def test_a_bot_that_forks_cannot_hold_more_than_its_memory_together(
+        mode: tuple[str, ...], cgroup: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four children of one bot each fill 150 MB, within each process's limit of 300 MB: with a
+    memory cgroup of its own the bot's processes together never hold more than 300 MB (the OOM
+    killer ends children past it); without one (the control) all four hold theirs."""
+    if "memory-cgroup" not in mode:
+        pytest.skip(f"this machine gives bots no memory cgroup: {probe().warnings}")
+    if not cgroup:
+        monkeypatch.setattr(sandbox, "_make_cgroup", lambda limits: None)
+    bot = python_bot("""
+        import json, os, time
+        kids = []
+        for _ in range(4):
+            pid = os.fork()
+            if pid == 0:
+                block = b"x" * (150 << 20)  # written: resident, counted
+                time.sleep(1.5)
+                os._exit(0)
+            kids.append(pid)
+        held = sum(os.waitpid(pid, 0)[1] == 0 for pid in kids)
+        print(json.dumps(held), flush=True)
+        time.sleep(600)
+    """, limits=Limits(memory_mb=300))
+    try:
+        held = answer(bot)
+        if cgroup:
+            assert bot.cgroup is not None and "memory-cgroup" in bot.isolation.features
+            assert isinstance(held, int) and held < 4
+            peak = bot.cgroup / "memory.max_usage_in_bytes"  # cgroup v1 (v2: memory.peak)
+            peak = peak if peak.exists() else bot.cgroup / "memory.peak"
+            if peak.exists():
+                assert int(peak.read_text()) <= 300 * 2**20
+        else:
+            assert bot.cgroup is None and "memory-cgroup" not in bot.isolation.features
+            assert any("memory cgroup" in w for w in bot.isolation.warnings)
+            assert held == 4
+    finally:
+        folder = bot.cgroup
+        bot.kill()
+    assert folder is None or not folder.exists()  # removed with the bot
+
+
 def _zombie(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
