@@ -38,6 +38,7 @@ def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
         "strong-v3-2p": (strong, [v3]),
         "strong-v4-2p": (strong, [v4]),
         "strong-4x-2p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"]),
+        "strong-4x-4p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"] * 3),
         "strong-random-2p": (strong, ["random"]),
         "strong-heuristic-2p": (strong, ["heuristic"]),
         "strong-heuristic-3p": (strong, ["heuristic", "heuristic"]),
