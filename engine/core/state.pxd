@@ -41,9 +41,11 @@ cdef class State:
     # Detach `log` (re-attaching `previous`) and keep its events as the setup's (`setup`) or as
     # the steps of the action just appended to the history.
     cdef void _log_end(self, EventLog* log, EventLog* previous, bint setup) except *
-    # This state's history / events as lists of its own (copying what it shares, once).
+    # This state's history / events as lists of its own (copying what it shares, once): only
+    # to change them. Reading reads `_events` in place, its first `_n_events()` steps.
     cdef list _own_history(self)
     cdef list _own_events(self)
+    cdef Py_ssize_t _n_events(self)
     # Add `raw` events to the last step's (the test hooks' automatic steps).
     cdef void _extend_last_events(self, list raw) except *
     # Become a view of `viewer` holding the compiled block `raw` (exactly state_size bytes):

@@ -177,6 +177,9 @@ cdef class State:
             self._nev = -1
         return self._events
 
+    cdef Py_ssize_t _n_events(self):
+        return self._nev if self._nev >= 0 else len(self._events)
+
     cdef void _extend_last_events(self, list raw) except *:
         events = self._own_events()
         if self._events_lent:  # others read its entries: a new list of its own
@@ -297,27 +300,30 @@ cdef class State:
         """The rule events of the last decision's automatic steps (before any decision: the
         setup's); with `move`, those of decision number `move` (-1: the setup)."""
         cdef Py_ssize_t moves = self.move_number()
-        events = self._own_events()
         if move is None:
             move = moves - 1
         m = as_index(move, "move")
         if not -1 <= m < moves:
             raise ValueError(f"move must be in -1..{moves - 1}, got {m}")
-        if m + 1 >= len(events):  # a view restored without events of the past
+        # read in place: a copy's or view's shared past is its prefix, copied only to change it
+        if m + 1 >= self._n_events():  # a view restored without events of the past
             return []
         table = self.EVENT_TABLE
-        return [table.decode(m, raw) for raw in events[m + 1]]
+        return [table.decode(m, raw) for raw in self._events[m + 1]]
 
     def event_history(self) -> list:
         """Every rule event since the setup, in order (each knows its `move`)."""
+        cdef Py_ssize_t i
         table = self.EVENT_TABLE
-        return [table.decode(i - 1, raw) for i, step in enumerate(self._own_events())
-                for raw in step]
+        events = self._events  # read in place (its first `_n_events()` steps are this state's)
+        return [table.decode(i - 1, raw) for i in range(self._n_events()) for raw in events[i]]
 
     def raw_events(self) -> list:
         """The raw events per step ([0] the setup, [i + 1] decision i), as (kind, seat, cause,
         a, b, c, d) tuples: the compact form records and tests use."""
-        return [list(step) for step in self._own_events()]
+        cdef Py_ssize_t i
+        events = self._events  # read in place (its first `_n_events()` steps are this state's)
+        return [list(events[i]) for i in range(self._n_events())]
 
     def seen_raw_events(self, move, seat) -> list:
         """The raw events of decision `move` (-1: the setup) that `seat` saw, as tuples (what a
@@ -506,7 +512,7 @@ cdef class State:
             "options": dict(self.game.options),
             "viewer": self.viewer,
             "actions": self.history(),
-            "events": [[list(e) for e in step] for step in self._own_events()],
+            "events": [[list(e) for e in self._events[i]] for i in range(self._n_events())],
             "state": base64.b64encode(raw).decode("ascii"),
             "digest": hashlib.blake2b(raw, digest_size=16).hexdigest(),
         }

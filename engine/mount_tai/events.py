@@ -159,15 +159,34 @@ def _settle_land(e: dict) -> str:
             f"{e['tiles']} {what}")
 
 
+# Year one's 高矣 in the rulebook's words (Eight Praises): "If the player cultivates the 2nd
+# layer of their personal fief through barren land cultivation" (data.py: layer 2 holds a tile;
+# its measure is 2 then, 1 if not).
+GAO_YI_YEAR1_NEEDS = "needs it cultivated through barren land cultivation"
+
+
+def praise_terms(index: int, year: int, measure: int) -> tuple[str, str, str]:
+    """Eight Praises tile `index` (data.PRAISES) scored in `year` (0: year one) with `measure`,
+    in words: what it counts, the count, and the condition (year one) or rate (year two),
+    without the reward. The one source of the praise event's text and the narration of
+    `tianti play`. Year one's 高矣 counts no number but whether the 2nd layer is cultivated
+    (records of the earlier reading, gao_yi_above_layer_1, paid the same way: measure 2+)."""
+    p = data.PRAISES[index]
+    if year != 0:
+        return p.measure, str(measure), f"{p.year2_reputation} reputation per {p.year2_unit}"
+    if index == data.PR_HEIGHT:
+        return ("2nd layer", "cultivated" if measure >= p.year1_at_least else "not cultivated",
+                GAO_YI_YEAR1_NEEDS)
+    return p.measure, str(measure), f"needs {p.year1_at_least}"
+
+
 def _praise(e: dict) -> str:
     i = code(e, PRAISE_NAMES)
     p = data.PRAISES[i] if 0 <= i < len(data.PRAISES) else None
     if p is None:
         return f"{e['who']} {signed(e['reputation'])} reputation: Eight Praises"
-    if e["year"] == 0:
-        cond = f"{p.measure}: {e['measure']}, needs {p.year1_at_least}"
-    else:
-        cond = f"{p.measure}: {e['measure']}, {p.year2_reputation} reputation per {p.year2_unit}"
+    measure, count, rule = praise_terms(i, e["year"], e["measure"])
+    cond = f"{measure}: {count}, {rule}"
     return (f"{e['who']} {signed(e['reputation'])} reputation: Eight Praises {p.name} "
             f"({p.pinyin}; {cond})")
 

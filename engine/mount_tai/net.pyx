@@ -6,6 +6,7 @@ search runs). `check_model` is the one reader of the file format: ai.learn reads
 
 import json
 import math
+import threading
 from pathlib import Path
 
 from libc.math cimport exp, log
@@ -25,6 +26,10 @@ cdef enum:
 cdef NetModel NET
 NET.ready = False
 _info: dict = {}
+# Held while NET and _info change or _info is read: loads from several threads at once each
+# put one whole model and its own description (without it a thread switch inside a load mixed
+# one file's description with another's path, and net_info() saw a half-written one).
+_lock = threading.Lock()
 
 
 cdef inline int net_stage(const double* f) noexcept nogil:
@@ -200,8 +205,8 @@ def check_model(doc) -> dict:
 
 def load_net(path=None) -> dict:
     """Load a net model file (default: the shipped net_model.json) into the compiled net and
-    return its description. A file `check_model` refuses leaves the loaded net as it was."""
-    cdef int i, j
+    return its description. A file `check_model` refuses leaves the loaded net as it was.
+    Safe from several threads at once (each load puts one whole model and its description)."""
     p = Path(path) if path is not None else DEFAULT_NET
     try:
         doc = json.loads(p.read_text())
@@ -211,6 +216,18 @@ def load_net(path=None) -> dict:
         m = check_model(doc)
     except ValueError as e:
         raise ValueError(f"{p}: {e}") from None
+    info = dict(doc.get("info", {}) if isinstance(doc.get("info"), dict) else {})
+    info.update(path=str(p), players=list(m["players"]), hidden=m["hidden"])
+    with _lock:
+        _put(m)
+        _info.clear()
+        _info.update(info)
+    return info
+
+
+cdef void _put(dict m) except *:
+    """Write the checked model `m` into NET (the caller holds _lock)."""
+    cdef int i, j
     NET.ready = False
     NET.players_mask = 0
     for k in m["players"]:
@@ -240,22 +257,20 @@ def load_net(path=None) -> dict:
         for j in range(NET_IN):
             NET.u[i][j] = m["u"][i][j] if i < NET.n_kinds else 0.0
     NET.ready = True
-    _info.clear()
-    _info.update(doc.get("info", {}) if isinstance(doc.get("info"), dict) else {})
-    _info.update(path=str(p), players=list(m["players"]), hidden=m["hidden"])
-    return dict(_info)
 
 
 def unload_net() -> None:
     """Forget the loaded net (the evaluation "net" then falls back to "learned", the prior to
     the hand prior)."""
-    NET.ready = False
-    _info.clear()
+    with _lock:
+        NET.ready = False
+        _info.clear()
 
 
 def net_info() -> dict:
     """The loaded net's description (empty: none loaded)."""
-    return dict(_info)
+    with _lock:
+        return dict(_info)
 
 
 def forward(features, actions=(), prior=()) -> tuple:

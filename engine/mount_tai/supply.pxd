@@ -39,3 +39,6 @@ cdef void blueprint_refill(MTState* s) noexcept nogil
 # Determinization: the face-down talent cards drawn afresh from the unseen cards of their colour,
 # and the face-down building supply reshuffled.
 cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil
+
+# Sort a[0:n] ascending (the supply's canonical order before supply_redeal shuffles it).
+cdef void supply_sort(uint8_t* a, int n) noexcept nogil

@@ -3,6 +3,7 @@
 supply.pxd)."""
 
 from libc.stdint cimport uint8_t
+from libc.string cimport memset
 
 from engine.core.rng cimport Rng, rng_below, rng_shuffle_u8
 from engine.core.eventlog cimport ev_emit, EV_NONE
@@ -195,7 +196,6 @@ cdef void blueprint_take(MTState* s, int kind) noexcept nogil:
 cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil:
     cdef uint8_t counts[N_TALENT_KINDS]
     cdef uint8_t cards[32]
-    cdef uint8_t v
     cdef int c, k, j, n, pile, at
     talent_pool(s, counts)
     for c in range(N_COLOURS):
@@ -215,11 +215,38 @@ cdef void supply_redeal(MTState* s, Rng* rng) noexcept nogil:
                 at += 1
     # the supply's true order is hidden: sort it first, so that the view's order depends on
     # the caller's seed only, never on the order it was drawn from
-    for j in range(1, s.supply_n):
-        v = s.supply[j]
-        k = j - 1
-        while k >= 0 and s.supply[k] > v:
-            s.supply[k + 1] = s.supply[k]
-            k -= 1
-        s.supply[k + 1] = v
+    supply_sort(s.supply, s.supply_n)
     rng_shuffle_u8(rng, s.supply, s.supply_n)
+
+
+cdef void supply_sort(uint8_t* a, int n) noexcept nogil:
+    # Ascending, rebuilt from the count of each value (a counting sort: one pass over the
+    # tiles and one over the kinds present, where an insertion sort shifted tiles ~n*n/4
+    # times). Any uint8 value is counted, so a restored view's odd block cannot overrun.
+    cdef uint8_t counts[256]
+    cdef int j, k, at = 0, top = 0
+    if n <= 1:
+        return
+    for j in range(n):
+        if a[j] > top:
+            top = a[j]
+    memset(counts, 0, top + 1)
+    for j in range(n):
+        counts[a[j]] += 1
+    for k in range(top + 1):
+        for j in range(counts[k]):
+            a[at] = <uint8_t>k
+            at += 1
+
+
+def sorted_supply(values) -> list:
+    """`values` (building kinds, 0..255; at most SUPPLY_MAX) in the order supply_redeal puts
+    the supply before shuffling it (ascending): its canonical order, for tests."""
+    cdef uint8_t a[SUPPLY_MAX]
+    cdef int j, n = len(values)
+    if n > SUPPLY_MAX:
+        raise ValueError(f"at most {SUPPLY_MAX} tiles, got {n}")
+    for j in range(n):
+        a[j] = <uint8_t>values[j]
+    supply_sort(a, n)
+    return [a[j] for j in range(n)]

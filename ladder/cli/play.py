@@ -167,7 +167,7 @@ def _show_choices(session: PlaySession) -> None:
         say(f"  pick {left} {'more ' if picked else ''}(one at a time, in any order; "
             "'undo' takes back a pick)")
     choices = session.choices()
-    groups = choice_groups(session.state, [c.action for c in choices])
+    groups = choice_groups(session.state, [c.action for c in choices], session.seat)
     for line in choice_lines(choices, groups=groups):
         say(line)
 

@@ -416,12 +416,13 @@ class MountTaiNarrator(Narrator):
         if index < 0:
             return _strip_who(e.text, self.who(e.seat))
         p = self.data.PRAISES[index]
-        measure = p.measure.split(" (")[0]
+        measure, count, need = self.ev.praise_terms(index, a["year"], a["measure"])
+        measure = measure.split(" (")[0]
         if a["year"] == 0:
-            rule = f"needs {p.year1_at_least} for {p.year1_reputation}"
+            rule = f"{need} for {p.year1_reputation}"
         else:
             rule = f"{p.year2_reputation} per {p.year2_unit}"
-        return (f"Eight Praises {self.guide.praise_name(index)}: {measure} {a['measure']} "
+        return (f"Eight Praises {self.guide.praise_name(index)}: {measure} {count} "
                 f"({rule}): {a['reputation']:+d} reputation")
 
     def _settlement(self, events: list[Event]) -> list[Line]:

@@ -207,6 +207,20 @@ def test_mount_tai_spring_settlement_with_2_farmland():
     assert lines.index("== Round 3 of 16: year 1, summer, first round of the season ==") > at
 
 
+def test_mount_tai_year_one_gao_yi_says_the_rulebooks_condition():
+    """The narration words year one's 高矣 from the same source as the event (engine
+    events.praise_terms): the 2nd layer cultivated through barren land cultivation."""
+    s = new_game(4)
+    s._debug_set_board(round=1, praises={(0, 0): "高矣"})
+    s._debug_set_player(RED, cells={(0, 1): "settlement", (1, 1): "settlement"})
+    out = flat(text(MountTaiNarrator().step(s._debug_run_from("settle"))))
+    assert ("P0: Eight Praises How lofty! (高矣): 2nd layer cultivated (needs it cultivated "
+            "through barren land cultivation for 5): +5 reputation") in out
+    assert ("P1: Eight Praises How lofty! (高矣): 2nd layer not cultivated (needs it "
+            "cultivated through barren land cultivation for 5): +0 reputation") in out
+    assert "needs 2" not in out
+
+
 def test_mount_tai_event_reward_8_plus_2_plus_1():
     s, _ = event_reward_example()
     s.apply_action(act("event", 3))

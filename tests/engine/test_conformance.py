@@ -9,6 +9,7 @@ the end returns, scores and ranks are consistent.
 """
 from __future__ import annotations
 
+import gc
 import json
 import random
 from typing import Any
@@ -358,6 +359,48 @@ def test_views_and_clones_share_the_past_but_nothing_reaches_across(
     # A view made later sees the truth's later past; an earlier one still does not.
     assert later.move_number() == len(played) and view.move_number() == len(history) + 1
     assert later.information_state_string(seat) == truth.information_state_string(seat)
+
+
+def _held_lists(state: State) -> list[list]:
+    """The lists a state holds (its history, events, ...), as the garbage collector sees them:
+    whether it still shares its source's or made copies of its own."""
+    return [o for o in gc.get_referents(state) if type(o) is list]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_reading_a_views_or_clones_events_copies_nothing(
+        config: tuple[str, dict[str, Any]]) -> None:
+    """A view or clone reads the past it shares in place: `events()`, `event_history()`,
+    `raw_events()` and its record copy no list (it copies its events only to add a step),
+    and give what its source's past says; playing on it afterwards still leaves the source's
+    past as it was."""
+    name, options = config
+    rng = random.Random(5)
+    truth = engine.load_game(name, **options).new_initial_state(77)
+    for _ in range(20):
+        action = rng.choice(truth.legal_actions())
+        after = truth.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            break
+        truth.apply_action(action)
+    seat = truth.current_player() if truth.current_player() >= 0 else 0
+    events = truth.raw_events()
+    for other in (truth.resample_from_infostate(seat, 3), truth.clone()):
+        same = other.clone().raw_events()  # its past, read through a copy of it
+        held = _held_lists(other)
+        read = (other.events(), other.events(-1), other.event_history(), other.raw_events(),
+                other.to_json())
+        now = _held_lists(other)
+        assert len(now) == len(held) and all(a is b for a, b in zip(now, held))
+        assert read[3] == same and len(same) == len(events)
+        if not other.is_view():
+            assert read[3] == events and read[2] == truth.event_history()
+        legal = other.legal_actions()
+        other.apply_action(legal[0])
+        assert not all(a is b for a, b in zip(_held_lists(other), held))  # its own copy now
+        assert other.raw_events()[:-1] == same and len(other.raw_events()) == len(events) + 1
+        assert truth.raw_events() == events
 
 
 def test_a_test_hooks_events_do_not_reach_the_views_and_clones_made_before() -> None:

@@ -84,6 +84,23 @@ def test_spring_settlement_two_farmland_events():
     assert s.events(-1)[-len(ev):] == ev         # also kept with the last step's events
 
 
+def test_year_one_gao_yi_is_worded_as_the_rulebook_reads_it():
+    """Year one's 高矣: "cultivates the 2nd layer ... through barren land cultivation" (a tile
+    on layer 2), not a number of layers: layers {1, 3} do not pay and say so."""
+    s = new_game(4)
+    s._debug_set_board(round=1, praises={(0, 0): "高矣"})
+    s._debug_set_player(RED, cells={(0, 1): "settlement", (1, 1): "settlement"})   # layer 2
+    s._debug_set_player(GREEN, cells={(0, 1): "settlement", (2, 2): "settlement"})  # {1, 3}
+    ev = s._debug_run_from("settle")
+    red, green = one(ev, "praise", seat=RED), one(ev, "praise", seat=GREEN)
+    assert red.points == 5 and green.points == 0
+    assert red.text == ("P0 +5 reputation: Eight Praises 高矣 (gao yi; 2nd layer: cultivated, "
+                        "needs it cultivated through barren land cultivation)")
+    assert green.text == ("P1 +0 reputation: Eight Praises 高矣 (gao yi; 2nd layer: not "
+                          "cultivated, needs it cultivated through barren land cultivation)")
+    assert "needs 2" not in red.text + green.text
+
+
 def test_turn_order_change_example_events():
     """Red 3, green 26, yellow 15, blue 15 -> red, yellow, blue, green."""
     s = new_game(4)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -340,3 +342,51 @@ def test_expert_self_play_of_a_game_without_features_is_a_clear_error(tmp_path: 
     assert err.value.code == 2
     assert "no learned features for 'dragon'" in capsys.readouterr().err
     assert not (tmp_path / "d.npz").exists()
+
+
+def test_loads_from_several_threads_each_put_one_whole_model(tmp_path: Path, restore_net):
+    """Two threads load two models over and over while a third reads `net_info()`: every
+    load's description is its own file's, every description read is whole (its path and its
+    file's info together), and the net left loaded is the one its description names. Before
+    the lock, a thread switch inside a load mixed one file's info with the other's path."""
+    nets = {seed: random_net(seed) for seed in (1, 2)}
+    paths = {}
+    for seed, net in nets.items():
+        paths[seed] = str(tmp_path / f"net{seed}.json")
+        pnet.save(net, paths[seed])
+    seed_of = {p: s for s, p in paths.items()}
+    bad: list[Any] = []
+    done = threading.Event()
+
+    def load(seed: int) -> None:
+        for _ in range(150):
+            info = cnet.load_net(paths[seed])
+            if info["path"] != paths[seed] or info["test"] != seed:
+                bad.append(("load", seed, info["path"], info["test"]))
+
+    def read() -> None:
+        while not done.is_set():
+            info = cnet.net_info()
+            if seed_of.get(info.get("path")) != info.get("test"):
+                bad.append(("info", info.get("path"), info.get("test")))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # thread switches as often as the interpreter allows
+    try:
+        loaders = [threading.Thread(target=load, args=(s,)) for s in paths]
+        reader = threading.Thread(target=read)
+        for t in (*loaders, reader):
+            t.start()
+        for t in loaders:
+            t.join()
+        done.set()
+        reader.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert bad == []
+    net = nets[cnet.net_info()["test"]]
+    f = random_features(random.Random(4))
+    x = np.array([f])
+    left = pnet.stage_of(x, net.features)
+    want = float(net.value(net.inputs(x, left), x, left)[0])
+    assert cnet.forward(f)[0] == pytest.approx(want, abs=1e-9, rel=0)
