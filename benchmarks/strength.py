@@ -39,6 +39,9 @@ def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
         "strong-v4-2p": (strong, [v4]),
         "strong-4x-2p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"]),
         "strong-4x-4p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"] * 3),
+        # the same with the learned net's value at the cut-off (Mount Tai, ai/NET_MOUNT_TAI.md)
+        "net-4x-2p": (f"strong(iterations={4 * it},evaluation=net)",
+                      [f"strong(iterations={it},evaluation=net)"]),
         "strong-random-2p": (strong, ["random"]),
         "strong-heuristic-2p": (strong, ["heuristic"]),
         "strong-heuristic-3p": (strong, ["heuristic", "heuristic"]),
