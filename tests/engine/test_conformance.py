@@ -305,6 +305,20 @@ def test_a_view_record_restores_the_view_and_refuses_tampering() -> None:
         State.from_record(record)
 
 
+def _part_way(name: str, options: dict[str, Any], seed: int, moves: int, rng_seed: int) -> State:
+    """Game `name` from `seed`, `moves` random moves in (stopping short of its end)."""
+    rng = random.Random(rng_seed)
+    truth = engine.load_game(name, **options).new_initial_state(seed)
+    for _ in range(moves):
+        action = rng.choice(truth.legal_actions())
+        after = truth.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            break
+        truth.apply_action(action)
+    return truth
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=_ids)
 def test_views_and_clones_share_the_past_but_nothing_reaches_across(
         config: tuple[str, dict[str, Any]]) -> None:
@@ -312,15 +326,7 @@ def test_views_and_clones_share_the_past_but_nothing_reaches_across(
     costs the same at any move), yet each is a copy: whatever either side plays afterwards,
     and any list either returns, changes nothing of the other's past."""
     name, options = config
-    rng = random.Random(31)
-    truth = engine.load_game(name, **options).new_initial_state(4242)
-    for _ in range(25):  # some way into the game, stopping short of its end
-        action = rng.choice(truth.legal_actions())
-        after = truth.clone()
-        after.apply_action(action)
-        if after.is_terminal():
-            break
-        truth.apply_action(action)
+    truth = _part_way(name, options, 4242, 25, 31)
     history, events = truth.history(), truth.raw_events()
     seat = truth.current_player() if truth.current_player() >= 0 else 0
     view, clone = truth.resample_from_infostate(seat, 7), truth.clone()
@@ -375,15 +381,7 @@ def test_reading_a_views_or_clones_events_copies_nothing(
     and give what its source's past says; playing on it afterwards still leaves the source's
     past as it was."""
     name, options = config
-    rng = random.Random(5)
-    truth = engine.load_game(name, **options).new_initial_state(77)
-    for _ in range(20):
-        action = rng.choice(truth.legal_actions())
-        after = truth.clone()
-        after.apply_action(action)
-        if after.is_terminal():
-            break
-        truth.apply_action(action)
+    truth = _part_way(name, options, 77, 20, 5)
     seat = truth.current_player() if truth.current_player() >= 0 else 0
     events = truth.raw_events()
     for other in (truth.resample_from_infostate(seat, 3), truth.clone()):
