@@ -852,25 +852,65 @@ cdef int legal_drought(const DragonStruct* s, const DragonPlayer* pl, int* out) 
     return n
 
 
+# Lists of actions from bit masks, a nibble at a time: ROWS[set][j][x] holds base + 4 j + i for
+# each bit i of the nibble x (ascending, then zeros), the action ids of the bits 4 j .. 4 j + 3
+# of a mask, so that a nibble's actions are one 16-byte copy and its bit count, whatever the bits
+# (a loop over the bits took about 6 instructions and a branch per action).
+cdef enum:
+    ROW_CARD = 0            # base A_CARD: the action cards (bits 0..5)
+    ROW_PLAY = 1            # base A_PLAY: the person types (bits 0..14)
+    ROW_PLAY_EMPTY = 2      # base A_PLAY_EMPTY: the person kinds (bits 0..8)
+    ROW_WILD = 3            # base A_WILD: the person types (bits 0..14)
+    N_ROW_SETS = 4
+    ROW_NIBBLES = 4         # masks of up to 16 bits
+
+cdef int ROWS[N_ROW_SETS][ROW_NIBBLES][16][4]
+cdef uint8_t NIBBLE_BITS[16]
+
+
+def _load_rows() -> None:
+    """Fill ROWS and NIBBLE_BITS (the action ids are the enums of state.pxd)."""
+    bases = {ROW_CARD: A_CARD, ROW_PLAY: A_PLAY, ROW_PLAY_EMPTY: A_PLAY_EMPTY, ROW_WILD: A_WILD}
+    for x in range(16):
+        bits = [i for i in range(4) if (x >> i) & 1]
+        NIBBLE_BITS[x] = len(bits)
+        for r, base in bases.items():
+            for j in range(ROW_NIBBLES):
+                for k in range(4):
+                    ROWS[r][j][x][k] = base + 4 * j + bits[k] if k < len(bits) else 0
+
+
+_load_rows()
+
+
+cdef inline int put_bits(int* out, int n, unsigned int m, int row_set, int nibbles) noexcept nogil:
+    """Append ROWS[row_set]'s action for each bit of `m` (below bit 4 * nibbles), ascending, to
+    out[0:n]; returns the new count. Writes up to 4 scratch values past it (out has room for
+    MAX_LEGAL, far more than any list of this game)."""
+    cdef unsigned int x
+    cdef int j
+    for j in range(nibbles):
+        x = (m >> (4 * j)) & 15
+        memcpy(&out[n], &ROWS[row_set][j][x][0], 4 * sizeof(int))
+        n += NIBBLE_BITS[x]
+    return n
+
+
 cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
-    cdef int c, fee, b, n = 0
-    if pl.yuan >= FEE and pl.yuan >= 0:
-        # Every card is affordable, whatever its group's fee (0 or FEE).
-        for c in range(min(s.n_cards, CARD_PRIVILEGE)):
-            out[n] = A_CARD + c
-            n += 1
-    else:
-        for c in range(CARD_PRIVILEGE):
-            if c < s.n_cards and pl.yuan >= fee_for(s, c):
-                out[n] = A_CARD + c
-                n += 1
+    cdef int c, fee, b, n
+    cdef unsigned int cards = 0x3F
+    if not (pl.yuan >= FEE and pl.yuan >= 0):
+        # Not every card is affordable: those whose group has no dragon yet (no fee).
+        cards = 0
+        if pl.yuan >= 0:
+            for c in range(CARD_PRIVILEGE):
+                cards |= (<unsigned int>(s.group_dragons[s.card_group[c]] == 0)) << c
+    n = put_bits(out, 0, cards & ((1u << s.n_cards) - 1), ROW_CARD, 2)
     fee = fee_for(s, CARD_PRIVILEGE)
-    if pl.yuan >= fee + PRIV_SMALL_COST:
-        out[n] = A_PRIV_SMALL
-        n += 1
-    if pl.yuan >= fee + s.opt.large_privilege_cost:
-        out[n] = A_PRIV_LARGE
-        n += 1
+    out[n] = A_PRIV_SMALL
+    n += pl.yuan >= fee + PRIV_SMALL_COST
+    out[n] = A_PRIV_LARGE
+    n += pl.yuan >= fee + s.opt.large_privilege_cost
     if s.n_cards > CARD_WALL and s.wall_len < WALL_MAX and pl.yuan >= fee_for(s, CARD_WALL):
         for b in range(N_WALL_BONUSES):
             if (pl.wall_unused >> b) & 1:
@@ -884,131 +924,164 @@ cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* 
     # By bit masks: types on the display, types and kinds of the cards in hand. A type is a kind
     # (young, bit k) or, for kinds 3..8, its old tile (bit k + 6); so a kind mask becomes a type
     # mask by (m & 0x1FF) | ((m & 0x1F8) << 6), and back by (m & 0x1FF) | ((m >> 6) & 0x1F8).
-    cdef unsigned int shown = nonzero15(s.display), m
+    cdef unsigned int shown = nonzero15(s.display)
     cdef unsigned int hand = pl.hand & 0x1FF
-    cdef int n = 0
-    m = shown & (hand | ((hand & 0x1F8) << 6))
-    while m:
-        out[n] = A_PLAY + ctz(m)
-        n += 1
-        m &= m - 1
-    m = hand & ~((shown & 0x1FF) | ((shown >> 6) & 0x1F8))
-    while m:
-        out[n] = A_PLAY_EMPTY + ctz(m)
-        n += 1
-        m &= m - 1
+    cdef int n
+    n = put_bits(out, 0, shown & (hand | ((hand & 0x1F8) << 6)), ROW_PLAY, 4)
+    n = put_bits(out, n, hand & ~((shown & 0x1FF) | ((shown >> 6) & 0x1F8)), ROW_PLAY_EMPTY, 3)
     if pl.wild > 0:
-        m = shown
-        while m:
-            out[n] = A_WILD + ctz(m)
-            n += 1
-            m &= m - 1
+        n = put_bits(out, n, shown, ROW_WILD, 4)
         if shown == 0:
             out[n] = A_WILD_EMPTY
             n += 1
     return n
 
 
-cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
-    cdef const DragonPlayer* pl = &s.p[s.cur]
-    cdef int ph = s.phase, i, p, k, n = 0
-    cdef uint64_t pairs
-    if ph == PH_ACTION:
-        return legal_action_phase(s, pl, out)
-    if ph == PH_PERSON:
-        return legal_person_phase(s, pl, out)
-    if ph == PH_PLACE:
-        for p in range(pl.n_palaces):
-            if pal_persons(pl, p) < pal_floors(pl, p):
-                out[n] = A_PLACE + p
-                n += 1
-        if n == 0:
-            n = push_keys(pl, A_REPLACE, 0, -1, 0, out, 0)
-            out[n] = A_DISCARD_NEW
+cdef int legal_place(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(pl.n_palaces):
+        # Written always, counted when the palace has room (no branch to mispredict).
+        out[n] = A_PLACE + p
+        n += pal_persons(pl, p) < pal_floors(pl, p)
+    if n == 0:
+        n = push_keys(pl, A_REPLACE, 0, -1, 0, out, 0)
+        out[n] = A_DISCARD_NEW
+        n += 1
+    return n
+
+
+cdef int legal_build(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(s.last_choice, pl.n_palaces):
+        out[n] = A_BUILD + p
+        n += pal_floors(pl, p) < 3
+    if pl.n_palaces < MAX_PALACES:
+        out[n] = A_BUILD + pl.n_palaces
+        n += 1
+    return n
+
+
+cdef int legal_release(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    if s.release_mode == REL_DROUGHT:
+        return legal_drought(s, pl, out)
+    return push_keys(pl, A_RELEASE, max(0, s.last_choice), -1, s.need[s.cur] - 1, out, 0)
+
+
+cdef int legal_start(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    out[0] = A_START
+    out[1] = A_START + 1
+    return 2
+
+
+cdef int legal_draft(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    # The pairs not taken, less those with a type gone from the display.
+    cdef uint64_t pairs = ~s.pairs_taken & ((<uint64_t>1 << N_PAIRS) - 1)
+    cdef unsigned int k = ~nonzero15(s.display) & PAIRED_TYPES
+    cdef int n = 0
+    while k:
+        pairs &= ~PAIRS_WITH[ctz(k)]
+        k &= k - 1
+    while pairs:
+        out[n] = A_DRAFT + ctz64(pairs)
+        n += 1
+        pairs &= pairs - 1
+    return n
+
+
+cdef int legal_quake(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int p, n = 0
+    if s.release_palace != NONE8:
+        return push_keys(pl, A_RELEASE, 0, s.release_palace, 0, out, 0)
+    for p in range(pl.n_palaces):
+        out[n] = A_QUAKE + p
+        n += 1
+    return n
+
+
+cdef int legal_flood(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    # Discards come in the order yuan, rice, fireworks; a resource qualifies while that
+    # resource and the later ones still cover every discard left.
+    cdef int n = 0
+    if s.last_choice <= 0 and pl.yuan > 0 and pl.yuan + pl.rice + pl.fireworks >= s.todo:
+        out[n] = A_FLOOD + 0
+        n += 1
+    if s.last_choice <= 1 and pl.rice > 0 and pl.rice + pl.fireworks >= s.todo:
+        out[n] = A_FLOOD + 1
+        n += 1
+    if pl.fireworks >= s.todo:
+        out[n] = A_FLOOD + 2
+        n += 1
+    return n
+
+
+cdef int legal_tornado(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    # Cards go in kind order, wildcards last; a card qualifies while it and the cards after
+    # it still cover every discard left.
+    cdef int p, n = 0, i = pl.wild, k = N_KINDS - 1
+    while k >= s.last_choice:
+        if (pl.hand >> k) & 1:
+            i += 1
+            if i >= s.todo:
+                break
+        k -= 1
+    # k is now the highest kind that still leaves enough cards after it.
+    for p in range(s.last_choice, k + 1):
+        if (pl.hand >> p) & 1:
+            out[n] = A_TORNADO + p
             n += 1
-        return n
-    if ph == PH_BUILD:
-        for p in range(s.last_choice, pl.n_palaces):
-            if pal_floors(pl, p) < 3:
-                out[n] = A_BUILD + p
-                n += 1
-        if pl.n_palaces < MAX_PALACES:
-            out[n] = A_BUILD + pl.n_palaces
+    if pl.wild >= s.todo:
+        out[n] = A_TORNADO + N_KINDS
+        n += 1
+    return n
+
+
+cdef int legal_sunrise(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(N_KINDS):
+        if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
+            out[n] = A_SUNRISE + k
             n += 1
-        return n
-    if ph == PH_RELEASE:
-        if s.release_mode == REL_DROUGHT:
-            return legal_drought(s, pl, out)
-        return push_keys(pl, A_RELEASE, max(0, s.last_choice), -1, s.need[s.cur] - 1, out, 0)
-    if ph == PH_START:
-        out[0] = A_START
-        out[1] = A_START + 1
-        return 2
-    if ph == PH_DRAFT:
-        # The pairs not taken, less those with a type gone from the display.
-        pairs = ~s.pairs_taken & ((<uint64_t>1 << N_PAIRS) - 1)
-        k = ~nonzero15(s.display) & PAIRED_TYPES
-        while k:
-            pairs &= ~PAIRS_WITH[ctz(k)]
-            k &= k - 1
-        while pairs:
-            out[n] = A_DRAFT + ctz64(pairs)
+    return n
+
+
+cdef int legal_contract(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(N_KINDS):
+        if pl.sym[k] > 0:
+            out[n] = A_CONTRACT + k
             n += 1
-            pairs &= pairs - 1
-        return n
-    if ph == PH_QUAKE:
-        if s.release_palace != NONE8:
-            return push_keys(pl, A_RELEASE, 0, s.release_palace, 0, out, 0)
-        for p in range(pl.n_palaces):
-            out[n] = A_QUAKE + p
-            n += 1
-        return n
-    if ph == PH_FLOOD:
-        # Discards come in the order yuan, rice, fireworks; a resource qualifies while that
-        # resource and the later ones still cover every discard left.
-        if s.last_choice <= 0 and pl.yuan > 0 and pl.yuan + pl.rice + pl.fireworks >= s.todo:
-            out[n] = A_FLOOD + 0
-            n += 1
-        if s.last_choice <= 1 and pl.rice > 0 and pl.rice + pl.fireworks >= s.todo:
-            out[n] = A_FLOOD + 1
-            n += 1
-        if pl.fireworks >= s.todo:
-            out[n] = A_FLOOD + 2
-            n += 1
-        return n
-    if ph == PH_TORNADO:
-        # Cards go in kind order, wildcards last; a card qualifies while it and the cards after
-        # it still cover every discard left.
-        i = pl.wild
-        k = N_KINDS - 1
-        while k >= s.last_choice:
-            if (pl.hand >> k) & 1:
-                i += 1
-                if i >= s.todo:
-                    break
-            k -= 1
-        # k is now the highest kind that still leaves enough cards after it.
-        for p in range(s.last_choice, k + 1):
-            if (pl.hand >> p) & 1:
-                out[n] = A_TORNADO + p
-                n += 1
-        if pl.wild >= s.todo:
-            out[n] = A_TORNADO + N_KINDS
-            n += 1
-        return n
-    if ph == PH_SUNRISE:
-        for k in range(N_KINDS):
-            if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
-                out[n] = A_SUNRISE + k
-                n += 1
-        return n
-    if ph == PH_CONTRACT:
-        for k in range(N_KINDS):
-            if pl.sym[k] > 0:
-                out[n] = A_CONTRACT + k
-                n += 1
-        return n
+    return n
+
+
+cdef int legal_none(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
     return 0
+
+
+ctypedef int (*LegalFn)(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil
+
+# The legal actions of each phase (legal_none: no decision, the game is over). Called through
+# this table, as the decisions are applied (APPLY below): each phase's function saves only the
+# registers it uses, where one dragon_legal with every phase inlined saved and restored six on
+# every call.
+cdef LegalFn LEGAL[16]
+for _ph in range(16):
+    LEGAL[_ph] = legal_none
+LEGAL[PH_DRAFT] = legal_draft
+LEGAL[PH_ACTION] = legal_action_phase
+LEGAL[PH_BUILD] = legal_build
+LEGAL[PH_PERSON] = legal_person_phase
+LEGAL[PH_PLACE] = legal_place
+LEGAL[PH_RELEASE] = legal_release
+LEGAL[PH_QUAKE] = legal_quake
+LEGAL[PH_FLOOD] = legal_flood
+LEGAL[PH_TORNADO] = legal_tornado
+LEGAL[PH_SUNRISE] = legal_sunrise
+LEGAL[PH_CONTRACT] = legal_contract
+LEGAL[PH_START] = legal_start
+
+
+cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
+    return LEGAL[s.phase & 15](s, &s.p[s.cur], out)
 
 # ---------------------------------------------------------------------------------------------
 # Applying a decision.
@@ -1395,10 +1468,7 @@ cdef int _current_player(const void* s) noexcept nogil:
 
 
 cdef int _legal(const void* s, int* out) noexcept nogil:
-    cdef const DragonStruct* d = <const DragonStruct*>s
-    if d.phase == PH_OVER:
-        return 0
-    return dragon_legal(d, out)
+    return dragon_legal(<const DragonStruct*>s, out)
 
 
 cdef void _apply(void* s, int a) noexcept nogil:
