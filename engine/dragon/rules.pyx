@@ -190,14 +190,17 @@ cdef void person_add(DragonPlayer* pl, int palace, int ptype) noexcept nogil:
 cdef void person_remove_key(DragonPlayer* pl, int key) noexcept nogil:
     """Take the (first) person with `key` out of its palace; the key must be present. Callers
     count the tile in `gone` (see `release_person`)."""
-    cdef int i = 0, n = pl.n_persons, ptype = key % N_TYPES
-    while i < n and pl.person[i] != key:
-        i += 1
-    if i == n:
+    cdef int i, n = pl.n_persons, ptype = key % N_TYPES, found = 0
+    cdef uint16_t k
+    # One pass: every person moves down one place after the first with `key` (the last place
+    # keeps its old value, as before). A search, then a shifting loop, was compiled into a call
+    # to memmove, dear for a few bytes.
+    for i in range(n):
+        k = pl.person[i]
+        pl.person[i - found] = k
+        found |= k == key
+    if not found:
         return
-    while i < n - 1:
-        pl.person[i] = pl.person[i + 1]
-        i += 1
     pl.n_persons -= 1
     pl.palace[key // N_TYPES] -= 4
     pl.sym[TYPE_KIND[ptype]] -= TYPE_SYM[ptype]
@@ -1080,8 +1083,12 @@ LEGAL[PH_CONTRACT] = legal_contract
 LEGAL[PH_START] = legal_start
 
 
-cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
+cdef inline int legal_of(const DragonStruct* s, int* out) noexcept nogil:
     return LEGAL[s.phase & 15](s, &s.p[s.cur], out)
+
+
+cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
+    return legal_of(s, out)
 
 # ---------------------------------------------------------------------------------------------
 # Applying a decision.
@@ -1403,10 +1410,17 @@ cdef void apply_contract_kind(DragonStruct* s, DragonPlayer* pl, int a) noexcept
 
 ctypedef void (*ApplyFn)(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil
 
-# The decision of each phase (NULL: none). Called through this table, the phases' code stays in
-# functions of their own instead of one large dragon_apply, whose entry and exit (saving and
-# restoring registers for the largest phase) every decision would pay.
+cdef void apply_none(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    pass
+
+
+# The decision of each phase (apply_none: none, the game is over). Called through this table,
+# the phases' code stays in functions of their own instead of one large dragon_apply, whose
+# entry and exit (saving and restoring registers for the largest phase) every decision would
+# pay. Every entry is set, so the call needs no test.
 cdef ApplyFn APPLY[16]
+for _ph in range(16):
+    APPLY[_ph] = apply_none
 APPLY[PH_ACTION] = apply_card
 APPLY[PH_PERSON] = apply_person_card
 APPLY[PH_PLACE] = apply_place
@@ -1422,9 +1436,7 @@ APPLY[PH_CONTRACT] = apply_contract_kind
 
 
 cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
-    cdef int ph = s.phase
-    if ph < 16 and APPLY[ph] != NULL:
-        APPLY[ph](s, &s.p[s.cur], a)
+    APPLY[s.phase & 15](s, &s.p[s.cur], a)
 
 # ---------------------------------------------------------------------------------------------
 # Entry points for tests that build positions by hand (DragonState._debug_*).
@@ -1468,7 +1480,7 @@ cdef int _current_player(const void* s) noexcept nogil:
 
 
 cdef int _legal(const void* s, int* out) noexcept nogil:
-    return dragon_legal(<const DragonStruct*>s, out)
+    return legal_of(<const DragonStruct*>s, out)
 
 
 cdef void _apply(void* s, int a) noexcept nogil:
