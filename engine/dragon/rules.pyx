@@ -289,22 +289,36 @@ cdef inline void sorted_track_keys(const DragonStruct* s, uint64_t* k) noexcept 
     # One integer per seat, (track, stamp, 7 - seat): x goes before y exactly when
     # ahead(s, x, y), and the earlier seat first on an equal (track, stamp), as the stable
     # insertion sort this replaces ordered them. Sorted in decreasing order by a fixed network of
-    # 9 compare-exchanges for 5 values (the absent seats' 0 is below every seat's), without the
-    # branches of the insertion sort, which the processor mispredicted.
+    # compare-exchanges for the player count (1, 3, 5 or 9 of them for 2 to 5 seats), without
+    # the branches of the insertion sort, which the processor mispredicted. The absent seats'
+    # keys are 0.
     cdef int n = s.opt.n_players, i
     for i in range(MAX_PLAYERS):
         k[i] = 0
         if i < n:
             k[i] = ((((<uint64_t>s.p[i].track) << 16) | s.p[i].stamp) << 3) | <uint64_t>(7 - i)
-    order_pair(&k[0], &k[1])
-    order_pair(&k[3], &k[4])
-    order_pair(&k[2], &k[4])
-    order_pair(&k[2], &k[3])
-    order_pair(&k[0], &k[3])
-    order_pair(&k[0], &k[2])
-    order_pair(&k[1], &k[4])
-    order_pair(&k[1], &k[3])
-    order_pair(&k[1], &k[2])
+    if n == 4:
+        order_pair(&k[0], &k[1])
+        order_pair(&k[2], &k[3])
+        order_pair(&k[0], &k[2])
+        order_pair(&k[1], &k[3])
+        order_pair(&k[1], &k[2])
+    elif n == 3:
+        order_pair(&k[0], &k[1])
+        order_pair(&k[1], &k[2])
+        order_pair(&k[0], &k[1])
+    elif n == 2:
+        order_pair(&k[0], &k[1])
+    else:
+        order_pair(&k[0], &k[1])
+        order_pair(&k[3], &k[4])
+        order_pair(&k[2], &k[4])
+        order_pair(&k[2], &k[3])
+        order_pair(&k[0], &k[3])
+        order_pair(&k[0], &k[2])
+        order_pair(&k[1], &k[4])
+        order_pair(&k[1], &k[3])
+        order_pair(&k[1], &k[2])
 
 
 cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil:
