@@ -290,13 +290,15 @@ cdef inline void sorted_track_keys(const DragonStruct* s, uint64_t* k) noexcept 
     # ahead(s, x, y), and the earlier seat first on an equal (track, stamp), as the stable
     # insertion sort this replaces ordered them. Sorted in decreasing order by a fixed network of
     # compare-exchanges for the player count (1, 3, 5 or 9 of them for 2 to 5 seats), without
-    # the branches of the insertion sort, which the processor mispredicted. The absent seats'
-    # keys are 0.
+    # the branches of the insertion sort, which the processor mispredicted. The track is offset
+    # by 32768, so that any int16 value (a test hook may set one below 0) keeps its order; the
+    # absent seats' keys are 0, below every seat's (at least 3).
     cdef int n = s.opt.n_players, i
     for i in range(MAX_PLAYERS):
         k[i] = 0
         if i < n:
-            k[i] = ((((<uint64_t>s.p[i].track) << 16) | s.p[i].stamp) << 3) | <uint64_t>(7 - i)
+            k[i] = ((((<uint64_t>(s.p[i].track + 32768)) << 16) | s.p[i].stamp) << 3) \
+                | <uint64_t>(7 - i)
     if n == 4:
         order_pair(&k[0], &k[1])
         order_pair(&k[2], &k[3])
