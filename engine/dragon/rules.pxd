@@ -12,7 +12,7 @@ from engine.dragon.state cimport DragonStruct, DragonOptions
 cdef void dragon_init(DragonStruct* s, const DragonOptions* o, uint64_t seed) noexcept nogil
 
 # Legal actions of the player to move, ascending, into `out` (room for MAX_LEGAL); returns the
-# count, 0 once the game is over.
+# count, 0 once the game is over. May write scratch values past the count (within MAX_LEGAL).
 cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil
 
 # Plays a legal `action` and every automatic step after it, up to the next decision.

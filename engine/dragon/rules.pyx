@@ -190,14 +190,17 @@ cdef void person_add(DragonPlayer* pl, int palace, int ptype) noexcept nogil:
 cdef void person_remove_key(DragonPlayer* pl, int key) noexcept nogil:
     """Take the (first) person with `key` out of its palace; the key must be present. Callers
     count the tile in `gone` (see `release_person`)."""
-    cdef int i = 0, n = pl.n_persons, ptype = key % N_TYPES
-    while i < n and pl.person[i] != key:
-        i += 1
-    if i == n:
+    cdef int i, n = pl.n_persons, ptype = key % N_TYPES, found = 0
+    cdef uint16_t k
+    # One pass: every person moves down one place after the first with `key` (the last place
+    # keeps its old value, as before). A search, then a shifting loop, was compiled into a call
+    # to memmove, dear for a few bytes.
+    for i in range(n):
+        k = pl.person[i]
+        pl.person[i - found] = k
+        found |= k == key
+    if not found:
         return
-    while i < n - 1:
-        pl.person[i] = pl.person[i + 1]
-        i += 1
     pl.n_persons -= 1
     pl.palace[key // N_TYPES] -= 4
     pl.sym[TYPE_KIND[ptype]] -= TYPE_SYM[ptype]
@@ -275,29 +278,74 @@ cdef inline bint ahead(const DragonStruct* s, int a, int b) noexcept nogil:
     return s.p[a].stamp > s.p[b].stamp
 
 
+cdef inline void order_pair(uint64_t* a, uint64_t* b) noexcept nogil:
+    """Compare-exchange of a sorting network: the larger value into a, the smaller into b."""
+    cdef uint64_t x = a[0], y = b[0]
+    a[0] = x if x > y else y
+    b[0] = y if x > y else x
+
+
+cdef inline void sorted_track_keys(const DragonStruct* s, uint64_t* k) noexcept nogil:
+    # One integer per seat, (track, stamp, 7 - seat): x goes before y exactly when
+    # ahead(s, x, y), and the earlier seat first on an equal (track, stamp), as the stable
+    # insertion sort this replaces ordered them. Sorted in decreasing order by a fixed network of
+    # compare-exchanges for the player count (1, 3, 5 or 9 of them for 2 to 5 seats), without
+    # the branches of the insertion sort, which the processor mispredicted. The track is offset
+    # by 32768, so that any int16 value (a test hook may set one below 0) keeps its order; the
+    # absent seats' keys are 0, below every seat's (at least 3).
+    cdef int n = s.opt.n_players, i
+    for i in range(MAX_PLAYERS):
+        k[i] = 0
+        if i < n:
+            k[i] = ((((<uint64_t>(s.p[i].track + 32768)) << 16) | s.p[i].stamp) << 3) \
+                | <uint64_t>(7 - i)
+    if n == 4:
+        order_pair(&k[0], &k[1])
+        order_pair(&k[2], &k[3])
+        order_pair(&k[0], &k[2])
+        order_pair(&k[1], &k[3])
+        order_pair(&k[1], &k[2])
+    elif n == 3:
+        order_pair(&k[0], &k[1])
+        order_pair(&k[1], &k[2])
+        order_pair(&k[0], &k[1])
+    elif n == 2:
+        order_pair(&k[0], &k[1])
+    else:
+        order_pair(&k[0], &k[1])
+        order_pair(&k[3], &k[4])
+        order_pair(&k[2], &k[4])
+        order_pair(&k[2], &k[3])
+        order_pair(&k[0], &k[3])
+        order_pair(&k[0], &k[2])
+        order_pair(&k[1], &k[4])
+        order_pair(&k[1], &k[3])
+        order_pair(&k[1], &k[2])
+
+
 cdef int dragon_track_order(const DragonStruct* s, int* out) noexcept nogil:
-    # Insertion sort on one integer per seat, (track, stamp): x goes before y exactly when
-    # ahead(s, x, y), and ties keep seat order.
-    cdef int n = s.opt.n_players, i, j
-    cdef int64_t key[MAX_PLAYERS]
-    cdef int64_t x
+    cdef uint64_t k[MAX_PLAYERS]
+    cdef int i, n = s.opt.n_players
+    sorted_track_keys(s, k)
     for i in range(n):
-        key[i] = ((<int64_t>s.p[i].track) << 16) | s.p[i].stamp
-    for i in range(n):
-        x = key[i]
-        j = i
-        while j > 0 and x > key[out[j - 1]]:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = i
+        out[i] = 7 - <int>(k[i] & 7)
     return n
 
 
 cdef void compute_order(DragonStruct* s) noexcept nogil:
-    cdef int tmp[MAX_PLAYERS]
-    cdef int i, n = dragon_track_order(s, tmp)
-    for i in range(n):
-        s.order[i] = <uint8_t>tmp[i]
+    # The seats one by one (2 to 5 of them), not as a loop that gcc vectorises: a 16-byte load of
+    # the keys just stored as 8-byte values could not be forwarded from those stores.
+    cdef uint64_t k[MAX_PLAYERS]
+    cdef int n = s.opt.n_players
+    sorted_track_keys(s, k)
+    s.order[0] = <uint8_t>(7 - (k[0] & 7))
+    s.order[1] = <uint8_t>(7 - (k[1] & 7))
+    if n > 2:
+        s.order[2] = <uint8_t>(7 - (k[2] & 7))
+    if n > 3:
+        s.order[3] = <uint8_t>(7 - (k[3] & 7))
+    if n > 4:
+        s.order[4] = <uint8_t>(7 - (k[4] & 7))
 
 # ---------------------------------------------------------------------------------------------
 # Setup.
@@ -414,13 +462,21 @@ cdef bint begin_turn(DragonStruct* s, int seat) noexcept nogil:
 
 cdef bint seek_turn(DragonStruct* s) noexcept nogil:
     """From order_pos on, find the next seat with a decision; False when the round is over."""
-    cdef int seat
-    while s.order_pos < s.opt.n_players:
-        seat = s.order[s.order_pos]
+    cdef int pos = s.order_pos, n = s.opt.n_players, seat
+    if s.phase == PH_ACTION:
+        # Every seat takes an action card (or tops up its money): no search.
+        if pos < n:
+            s.cur = s.order[pos]
+            return True
+        return False
+    while pos < n:
+        seat = s.order[pos]
         if begin_turn(s, seat):
             s.cur = <uint8_t>seat
+            s.order_pos = <uint8_t>pos
             return True
-        s.order_pos += 1
+        pos += 1
+    s.order_pos = <uint8_t>pos
     return False
 
 
@@ -815,25 +871,65 @@ cdef int legal_drought(const DragonStruct* s, const DragonPlayer* pl, int* out) 
     return n
 
 
+# Lists of actions from bit masks, a nibble at a time: ROWS[set][j][x] holds base + 4 j + i for
+# each bit i of the nibble x (ascending, then zeros), the action ids of the bits 4 j .. 4 j + 3
+# of a mask, so that a nibble's actions are one 16-byte copy and its bit count, whatever the bits
+# (a loop over the bits took about 6 instructions and a branch per action).
+cdef enum:
+    ROW_CARD = 0            # base A_CARD: the action cards (bits 0..5)
+    ROW_PLAY = 1            # base A_PLAY: the person types (bits 0..14)
+    ROW_PLAY_EMPTY = 2      # base A_PLAY_EMPTY: the person kinds (bits 0..8)
+    ROW_WILD = 3            # base A_WILD: the person types (bits 0..14)
+    N_ROW_SETS = 4
+    ROW_NIBBLES = 4         # masks of up to 16 bits
+
+cdef int ROWS[N_ROW_SETS][ROW_NIBBLES][16][4]
+cdef uint8_t NIBBLE_BITS[16]
+
+
+def _load_rows() -> None:
+    """Fill ROWS and NIBBLE_BITS (the action ids are the enums of state.pxd)."""
+    bases = {ROW_CARD: A_CARD, ROW_PLAY: A_PLAY, ROW_PLAY_EMPTY: A_PLAY_EMPTY, ROW_WILD: A_WILD}
+    for x in range(16):
+        bits = [i for i in range(4) if (x >> i) & 1]
+        NIBBLE_BITS[x] = len(bits)
+        for r, base in bases.items():
+            for j in range(ROW_NIBBLES):
+                for k in range(4):
+                    ROWS[r][j][x][k] = base + 4 * j + bits[k] if k < len(bits) else 0
+
+
+_load_rows()
+
+
+cdef inline int put_bits(int* out, int n, unsigned int m, int row_set, int nibbles) noexcept nogil:
+    """Append ROWS[row_set]'s action for each bit of `m` (below bit 4 * nibbles), ascending, to
+    out[0:n]; returns the new count. Writes up to 4 scratch values past it (out has room for
+    MAX_LEGAL, far more than any list of this game)."""
+    cdef unsigned int x
+    cdef int j
+    for j in range(nibbles):
+        x = (m >> (4 * j)) & 15
+        memcpy(&out[n], &ROWS[row_set][j][x][0], 4 * sizeof(int))
+        n += NIBBLE_BITS[x]
+    return n
+
+
 cdef int legal_action_phase(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
-    cdef int c, fee, b, n = 0
-    if pl.yuan >= FEE and pl.yuan >= 0:
-        # Every card is affordable, whatever its group's fee (0 or FEE).
-        for c in range(min(s.n_cards, CARD_PRIVILEGE)):
-            out[n] = A_CARD + c
-            n += 1
-    else:
-        for c in range(CARD_PRIVILEGE):
-            if c < s.n_cards and pl.yuan >= fee_for(s, c):
-                out[n] = A_CARD + c
-                n += 1
+    cdef int c, fee, b, n
+    cdef unsigned int cards = 0x3F
+    if not (pl.yuan >= FEE and pl.yuan >= 0):
+        # Not every card is affordable: those whose group has no dragon yet (no fee).
+        cards = 0
+        if pl.yuan >= 0:
+            for c in range(CARD_PRIVILEGE):
+                cards |= (<unsigned int>(s.group_dragons[s.card_group[c]] == 0)) << c
+    n = put_bits(out, 0, cards & ((1u << s.n_cards) - 1), ROW_CARD, 2)
     fee = fee_for(s, CARD_PRIVILEGE)
-    if pl.yuan >= fee + PRIV_SMALL_COST:
-        out[n] = A_PRIV_SMALL
-        n += 1
-    if pl.yuan >= fee + s.opt.large_privilege_cost:
-        out[n] = A_PRIV_LARGE
-        n += 1
+    out[n] = A_PRIV_SMALL
+    n += pl.yuan >= fee + PRIV_SMALL_COST
+    out[n] = A_PRIV_LARGE
+    n += pl.yuan >= fee + s.opt.large_privilege_cost
     if s.n_cards > CARD_WALL and s.wall_len < WALL_MAX and pl.yuan >= fee_for(s, CARD_WALL):
         for b in range(N_WALL_BONUSES):
             if (pl.wall_unused >> b) & 1:
@@ -847,131 +943,168 @@ cdef int legal_person_phase(const DragonStruct* s, const DragonPlayer* pl, int* 
     # By bit masks: types on the display, types and kinds of the cards in hand. A type is a kind
     # (young, bit k) or, for kinds 3..8, its old tile (bit k + 6); so a kind mask becomes a type
     # mask by (m & 0x1FF) | ((m & 0x1F8) << 6), and back by (m & 0x1FF) | ((m >> 6) & 0x1F8).
-    cdef unsigned int shown = nonzero15(s.display), m
+    cdef unsigned int shown = nonzero15(s.display)
     cdef unsigned int hand = pl.hand & 0x1FF
-    cdef int n = 0
-    m = shown & (hand | ((hand & 0x1F8) << 6))
-    while m:
-        out[n] = A_PLAY + ctz(m)
-        n += 1
-        m &= m - 1
-    m = hand & ~((shown & 0x1FF) | ((shown >> 6) & 0x1F8))
-    while m:
-        out[n] = A_PLAY_EMPTY + ctz(m)
-        n += 1
-        m &= m - 1
+    cdef int n
+    n = put_bits(out, 0, shown & (hand | ((hand & 0x1F8) << 6)), ROW_PLAY, 4)
+    n = put_bits(out, n, hand & ~((shown & 0x1FF) | ((shown >> 6) & 0x1F8)), ROW_PLAY_EMPTY, 3)
     if pl.wild > 0:
-        m = shown
-        while m:
-            out[n] = A_WILD + ctz(m)
-            n += 1
-            m &= m - 1
+        n = put_bits(out, n, shown, ROW_WILD, 4)
         if shown == 0:
             out[n] = A_WILD_EMPTY
             n += 1
     return n
 
 
-cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
-    cdef const DragonPlayer* pl = &s.p[s.cur]
-    cdef int ph = s.phase, i, p, k, n = 0
-    cdef uint64_t pairs
-    if ph == PH_ACTION:
-        return legal_action_phase(s, pl, out)
-    if ph == PH_PERSON:
-        return legal_person_phase(s, pl, out)
-    if ph == PH_PLACE:
-        for p in range(pl.n_palaces):
-            if pal_persons(pl, p) < pal_floors(pl, p):
-                out[n] = A_PLACE + p
-                n += 1
-        if n == 0:
-            n = push_keys(pl, A_REPLACE, 0, -1, 0, out, 0)
-            out[n] = A_DISCARD_NEW
+cdef int legal_place(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(pl.n_palaces):
+        # Written always, counted when the palace has room (no branch to mispredict).
+        out[n] = A_PLACE + p
+        n += pal_persons(pl, p) < pal_floors(pl, p)
+    if n == 0:
+        n = push_keys(pl, A_REPLACE, 0, -1, 0, out, 0)
+        out[n] = A_DISCARD_NEW
+        n += 1
+    return n
+
+
+cdef int legal_build(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(s.last_choice, pl.n_palaces):
+        out[n] = A_BUILD + p
+        n += pal_floors(pl, p) < 3
+    if pl.n_palaces < MAX_PALACES:
+        out[n] = A_BUILD + pl.n_palaces
+        n += 1
+    return n
+
+
+cdef int legal_release(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    if s.release_mode == REL_DROUGHT:
+        return legal_drought(s, pl, out)
+    return push_keys(pl, A_RELEASE, max(0, s.last_choice), -1, s.need[s.cur] - 1, out, 0)
+
+
+cdef int legal_start(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    out[0] = A_START
+    out[1] = A_START + 1
+    return 2
+
+
+cdef int legal_draft(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    # The pairs not taken, less those with a type gone from the display.
+    cdef uint64_t pairs = ~s.pairs_taken & ((<uint64_t>1 << N_PAIRS) - 1)
+    cdef unsigned int k = ~nonzero15(s.display) & PAIRED_TYPES
+    cdef int n = 0
+    while k:
+        pairs &= ~PAIRS_WITH[ctz(k)]
+        k &= k - 1
+    while pairs:
+        out[n] = A_DRAFT + ctz64(pairs)
+        n += 1
+        pairs &= pairs - 1
+    return n
+
+
+cdef int legal_quake(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int p, n = 0
+    if s.release_palace != NONE8:
+        return push_keys(pl, A_RELEASE, 0, s.release_palace, 0, out, 0)
+    for p in range(pl.n_palaces):
+        out[n] = A_QUAKE + p
+        n += 1
+    return n
+
+
+cdef int legal_flood(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    # Discards come in the order yuan, rice, fireworks; a resource qualifies while that
+    # resource and the later ones still cover every discard left.
+    cdef int n = 0
+    if s.last_choice <= 0 and pl.yuan > 0 and pl.yuan + pl.rice + pl.fireworks >= s.todo:
+        out[n] = A_FLOOD + 0
+        n += 1
+    if s.last_choice <= 1 and pl.rice > 0 and pl.rice + pl.fireworks >= s.todo:
+        out[n] = A_FLOOD + 1
+        n += 1
+    if pl.fireworks >= s.todo:
+        out[n] = A_FLOOD + 2
+        n += 1
+    return n
+
+
+cdef int legal_tornado(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    # Cards go in kind order, wildcards last; a card qualifies while it and the cards after
+    # it still cover every discard left.
+    cdef int p, n = 0, i = pl.wild, k = N_KINDS - 1
+    while k >= s.last_choice:
+        if (pl.hand >> k) & 1:
+            i += 1
+            if i >= s.todo:
+                break
+        k -= 1
+    # k is now the highest kind that still leaves enough cards after it.
+    for p in range(s.last_choice, k + 1):
+        if (pl.hand >> p) & 1:
+            out[n] = A_TORNADO + p
             n += 1
-        return n
-    if ph == PH_BUILD:
-        for p in range(s.last_choice, pl.n_palaces):
-            if pal_floors(pl, p) < 3:
-                out[n] = A_BUILD + p
-                n += 1
-        if pl.n_palaces < MAX_PALACES:
-            out[n] = A_BUILD + pl.n_palaces
+    if pl.wild >= s.todo:
+        out[n] = A_TORNADO + N_KINDS
+        n += 1
+    return n
+
+
+cdef int legal_sunrise(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(N_KINDS):
+        if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
+            out[n] = A_SUNRISE + k
             n += 1
-        return n
-    if ph == PH_RELEASE:
-        if s.release_mode == REL_DROUGHT:
-            return legal_drought(s, pl, out)
-        return push_keys(pl, A_RELEASE, max(0, s.last_choice), -1, s.need[s.cur] - 1, out, 0)
-    if ph == PH_START:
-        out[0] = A_START
-        out[1] = A_START + 1
-        return 2
-    if ph == PH_DRAFT:
-        # The pairs not taken, less those with a type gone from the display.
-        pairs = ~s.pairs_taken & ((<uint64_t>1 << N_PAIRS) - 1)
-        k = ~nonzero15(s.display) & PAIRED_TYPES
-        while k:
-            pairs &= ~PAIRS_WITH[ctz(k)]
-            k &= k - 1
-        while pairs:
-            out[n] = A_DRAFT + ctz64(pairs)
+    return n
+
+
+cdef int legal_contract(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(N_KINDS):
+        if pl.sym[k] > 0:
+            out[n] = A_CONTRACT + k
             n += 1
-            pairs &= pairs - 1
-        return n
-    if ph == PH_QUAKE:
-        if s.release_palace != NONE8:
-            return push_keys(pl, A_RELEASE, 0, s.release_palace, 0, out, 0)
-        for p in range(pl.n_palaces):
-            out[n] = A_QUAKE + p
-            n += 1
-        return n
-    if ph == PH_FLOOD:
-        # Discards come in the order yuan, rice, fireworks; a resource qualifies while that
-        # resource and the later ones still cover every discard left.
-        if s.last_choice <= 0 and pl.yuan > 0 and pl.yuan + pl.rice + pl.fireworks >= s.todo:
-            out[n] = A_FLOOD + 0
-            n += 1
-        if s.last_choice <= 1 and pl.rice > 0 and pl.rice + pl.fireworks >= s.todo:
-            out[n] = A_FLOOD + 1
-            n += 1
-        if pl.fireworks >= s.todo:
-            out[n] = A_FLOOD + 2
-            n += 1
-        return n
-    if ph == PH_TORNADO:
-        # Cards go in kind order, wildcards last; a card qualifies while it and the cards after
-        # it still cover every discard left.
-        i = pl.wild
-        k = N_KINDS - 1
-        while k >= s.last_choice:
-            if (pl.hand >> k) & 1:
-                i += 1
-                if i >= s.todo:
-                    break
-            k -= 1
-        # k is now the highest kind that still leaves enough cards after it.
-        for p in range(s.last_choice, k + 1):
-            if (pl.hand >> p) & 1:
-                out[n] = A_TORNADO + p
-                n += 1
-        if pl.wild >= s.todo:
-            out[n] = A_TORNADO + N_KINDS
-            n += 1
-        return n
-    if ph == PH_SUNRISE:
-        for k in range(N_KINDS):
-            if not (s.sunrise_taken >> k) & 1 and s.display[k] > 0:
-                out[n] = A_SUNRISE + k
-                n += 1
-        return n
-    if ph == PH_CONTRACT:
-        for k in range(N_KINDS):
-            if pl.sym[k] > 0:
-                out[n] = A_CONTRACT + k
-                n += 1
-        return n
+    return n
+
+
+cdef int legal_none(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil:
     return 0
+
+
+ctypedef int (*LegalFn)(const DragonStruct* s, const DragonPlayer* pl, int* out) noexcept nogil
+
+# The legal actions of each phase (legal_none: no decision, the game is over). Called through
+# this table, as the decisions are applied (APPLY below): each phase's function saves only the
+# registers it uses, where one dragon_legal with every phase inlined saved and restored six on
+# every call.
+cdef LegalFn LEGAL[16]
+for _ph in range(16):
+    LEGAL[_ph] = legal_none
+LEGAL[PH_DRAFT] = legal_draft
+LEGAL[PH_ACTION] = legal_action_phase
+LEGAL[PH_BUILD] = legal_build
+LEGAL[PH_PERSON] = legal_person_phase
+LEGAL[PH_PLACE] = legal_place
+LEGAL[PH_RELEASE] = legal_release
+LEGAL[PH_QUAKE] = legal_quake
+LEGAL[PH_FLOOD] = legal_flood
+LEGAL[PH_TORNADO] = legal_tornado
+LEGAL[PH_SUNRISE] = legal_sunrise
+LEGAL[PH_CONTRACT] = legal_contract
+LEGAL[PH_START] = legal_start
+
+
+cdef inline int legal_of(const DragonStruct* s, int* out) noexcept nogil:
+    return LEGAL[s.phase & 15](s, &s.p[s.cur], out)
+
+
+cdef int dragon_legal(const DragonStruct* s, int* out) noexcept nogil:
+    return legal_of(s, out)
 
 # ---------------------------------------------------------------------------------------------
 # Applying a decision.
@@ -1293,10 +1426,17 @@ cdef void apply_contract_kind(DragonStruct* s, DragonPlayer* pl, int a) noexcept
 
 ctypedef void (*ApplyFn)(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil
 
-# The decision of each phase (NULL: none). Called through this table, the phases' code stays in
-# functions of their own instead of one large dragon_apply, whose entry and exit (saving and
-# restoring registers for the largest phase) every decision would pay.
+cdef void apply_none(DragonStruct* s, DragonPlayer* pl, int a) noexcept nogil:
+    pass
+
+
+# The decision of each phase (apply_none: none, the game is over). Called through this table,
+# the phases' code stays in functions of their own instead of one large dragon_apply, whose
+# entry and exit (saving and restoring registers for the largest phase) every decision would
+# pay. Every entry is set, so the call needs no test.
 cdef ApplyFn APPLY[16]
+for _ph in range(16):
+    APPLY[_ph] = apply_none
 APPLY[PH_ACTION] = apply_card
 APPLY[PH_PERSON] = apply_person_card
 APPLY[PH_PLACE] = apply_place
@@ -1312,9 +1452,7 @@ APPLY[PH_CONTRACT] = apply_contract_kind
 
 
 cdef void dragon_apply(DragonStruct* s, int a) noexcept nogil:
-    cdef int ph = s.phase
-    if ph < 16 and APPLY[ph] != NULL:
-        APPLY[ph](s, &s.p[s.cur], a)
+    APPLY[s.phase & 15](s, &s.p[s.cur], a)
 
 # ---------------------------------------------------------------------------------------------
 # Entry points for tests that build positions by hand (DragonState._debug_*).
@@ -1358,10 +1496,7 @@ cdef int _current_player(const void* s) noexcept nogil:
 
 
 cdef int _legal(const void* s, int* out) noexcept nogil:
-    cdef const DragonStruct* d = <const DragonStruct*>s
-    if d.phase == PH_OVER:
-        return 0
-    return dragon_legal(d, out)
+    return legal_of(<const DragonStruct*>s, out)
 
 
 cdef void _apply(void* s, int a) noexcept nogil:

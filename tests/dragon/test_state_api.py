@@ -198,3 +198,24 @@ def test_returns_scores_ranks_at_the_end():
     best = max(scores)
     assert scores[ranks.index(0)] == best
     assert s.current_player() == engine.core.state.TERMINAL
+
+
+def test_track_order_for_any_track_a_hook_sets():
+    """The person-track order: further along first, then the later arrival on a shared space
+    (on top of the stack), for every player count and any track the test hook may set, below 0
+    included (the compiled order sorts keys offset by 32768; without the offset, a track below
+    0 went first)."""
+    s = new_game(4, 1)
+    for seat, track in ((0, -2), (1, 5), (2, 5), (3, 0)):
+        s._debug_set_player(seat, track=track)
+    assert s.snapshot()["track_order"] == [2, 1, 3, 0]
+    rng = random.Random(11)
+    for trial in range(400):
+        n = rng.choice([2, 3, 4, 5])
+        s = new_game(n, trial)
+        for seat in rng.sample(range(n), rng.randint(1, n)):
+            s._debug_set_player(seat, track=rng.choice([rng.randint(-20000, 30000),
+                                                        rng.randint(-3, 5)]))
+        seats = s.snapshot()["seats"]
+        expect = sorted(range(n), key=lambda i: (-seats[i]["track"], -seats[i]["stamp"]))
+        assert s.snapshot()["track_order"] == expect
