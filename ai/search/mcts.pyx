@@ -690,6 +690,12 @@ cdef int32_t _walk(Tree* tree, list since, int at, int32_t ckey):
     return node
 
 
+def _check_budget(iterations, millis) -> None:
+    """A search budget: `iterations` and `millis` not negative, not both 0 (ValueError)."""
+    if iterations < 0 or millis < 0 or (iterations == 0 and millis == 0):
+        raise ValueError("give a budget: iterations > 0 and/or millis > 0")
+
+
 cdef class Searcher:
     """A configured search that can be asked for a move in any state of one game.
 
@@ -738,8 +744,7 @@ cdef class Searcher:
             # deadline never passes) or select nothing; infinity is a budget that never ends.
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isfinite(value):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
-        if iterations < 0 or millis < 0 or (iterations == 0 and millis == 0):
-            raise ValueError("give a budget: iterations > 0 and/or millis > 0")
+        _check_budget(iterations, millis)
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
         if c < 0 or bias < 0 or cutoff < 0 or puct < 0:
@@ -931,9 +936,10 @@ cdef class Searcher:
                             ("close", close), ("clear", clear)):
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-        if budget_iters < 0 or soft_iterations < 0 or every < 0 \
-                or (budget_iters == 0 and budget_millis == 0):
-            raise ValueError("give a budget: iterations > 0 and/or millis > 0")
+        if soft_iterations < 0 or every < 0:
+            raise ValueError(f"soft_iterations and every must be >= 0, got {soft_iterations!r} "
+                             f"and {every!r}")
+        _check_budget(budget_iters, budget_millis)
         if self.cfg.mode == MODE_PIMC and every > 0:
             # PIMC's roots are spread over K trees: no root to check; the soft limit is its budget.
             budget_iters = soft_iterations or budget_iters

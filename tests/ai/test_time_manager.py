@@ -130,7 +130,8 @@ def test_without_a_stop_rule_the_search_is_unchanged():
 
 @pytest.mark.parametrize("kwargs", [dict(millis=-1.0), dict(close=math.nan),
                                     dict(clear=-0.5), dict(soft_millis=math.inf),
-                                    dict(iterations=0, millis=0.0), dict(every=-1)])
+                                    dict(iterations=0, millis=0.0), dict(every=-1),
+                                    dict(soft_iterations=-5)])
 def test_bad_search_budgets_are_clear_errors(kwargs):
     state, _ = POSITIONS["harvest before a drought"]()
     searcher = Searcher(seed=1, **FAST)
