@@ -11,6 +11,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t
 
 from engine.dragon.state cimport *
+from engine.core.state cimport State as CoreState
 
 from engine.dragon import data as _data
 
@@ -23,6 +24,7 @@ cdef double PERSON_LOSS_VP = 3.0    # losing a person to an event (2 final VP + 
 cdef double TEMPERATURE = 1.2       # softmax temperature turning values into prior weights
 cdef double EVAL_TEMPERATURE = 8.0  # VP difference that makes a seat e times likelier to win
 
+cdef int SUPER_MONTH_INDEX = _data.SUPER_EVENT_MONTH - 1   # 0-based month of the super event
 cdef uint8_t TYPE_KIND[N_TYPES]
 cdef uint8_t TYPE_SYM[N_TYPES]
 cdef uint8_t TYPE_VALUE[N_TYPES]
@@ -377,27 +379,37 @@ cdef void dragon_move_prior(const void* vs, const int* actions, int n, double* o
 # ---------------------------------------------------------------------------------------------
 # Evaluation.
 
+cdef double projection_parts(const DragonStruct* s, int seat, double* parts) noexcept nogil:
+    """The seat's projected final score (what `dragon_evaluate` compares), and into
+    parts[N_PARTS] its terms: month scorings still to come, the final 2 VP a person, the monks'
+    buddhas x floors, money at the end, the event shortfall risk, the track tie-break term."""
+    cdef const DragonPlayer* pl = &s.p[seat]
+    cdef int j, key
+    # Scorings still to come: the current month's has not happened before the month-end flow.
+    cdef int left = N_MONTHS - s.month
+    cdef double monks = 0.0
+    for j in range(pl.n_persons):
+        key = pl.person[j]
+        if TYPE_KIND[key % N_TYPES] == KIND_MONK:
+            monks += TYPE_SYM[key % N_TYPES] * (pl.palace[key // N_TYPES] & 3)
+    parts[0] = left * (inhabited(pl) + pl.sym[KIND_COURT_LADY] + pl.priv_small + 2 * pl.priv_large)
+    parts[1] = 2 * pl.n_persons
+    parts[2] = monks
+    parts[3] = (pl.yuan + 2 * (pl.rice + pl.fireworks)) / 3.0
+    parts[4] = shortfall_risk(s, pl, pl.yuan, pl.rice)
+    parts[5] = STEP_VP * pl.track * 0.2
+    # Whole numbers are exact in a double: the same sum as the former one-line expression.
+    return pl.score + parts[0] + parts[1] + parts[2] + parts[3] - parts[4] + parts[5]
+
+
 cdef void dragon_evaluate(const void* vs, double* out) noexcept nogil:
     cdef const DragonStruct* s = <const DragonStruct*>vs
-    cdef int i, j, key, n = s.opt.n_players, left
+    cdef int i, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
-    cdef double best = -1e300, total = 0.0, monks
-    cdef const DragonPlayer* pl
-    # Scorings still to come: the current month's has not happened before the month-end flow.
-    left = N_MONTHS - s.month
+    cdef double parts[N_PARTS]
+    cdef double best = -1e300, total = 0.0
     for i in range(n):
-        pl = &s.p[i]
-        monks = 0.0
-        for j in range(pl.n_persons):
-            key = pl.person[j]
-            if TYPE_KIND[key % N_TYPES] == KIND_MONK:
-                monks += TYPE_SYM[key % N_TYPES] * (pl.palace[key // N_TYPES] & 3)
-        est[i] = (pl.score
-                  + left * (inhabited(pl) + pl.sym[KIND_COURT_LADY] + pl.priv_small + 2 * pl.priv_large)
-                  + 2 * pl.n_persons + monks
-                  + (pl.yuan + 2 * (pl.rice + pl.fireworks)) / 3.0
-                  - shortfall_risk(s, pl, pl.yuan, pl.rice)
-                  + STEP_VP * pl.track * 0.2)
+        est[i] = projection_parts(s, i, parts)
         if est[i] > best:
             best = est[i]
     for i in range(n):
@@ -405,3 +417,171 @@ cdef void dragon_evaluate(const void* vs, double* out) noexcept nogil:
         total += est[i]
     for i in range(n):
         out[i] = est[i] / total
+
+
+def evaluate(state) -> list[float]:
+    """The hand-written evaluation of a Dragon state: each seat's share of the win (the search's
+    leaf value), for comparing it with a learned model (ai/learn/fit.py)."""
+    cdef CoreState st = <CoreState?>state
+    cdef double out[MAX_PLAYERS]
+    if st.gdef.name != b"dragon":
+        raise ValueError(f"evaluate: a Dragon state is needed, got {st.game.name!r}")
+    dragon_evaluate(st.data, out)
+    return [out[i] for i in range(st.gdef.num_players(st.data))]
+
+
+def eval_temperature() -> float:
+    """The softmax temperature of `evaluate` (VP): the win shares are a softmax of the
+    `projection` features divided by it."""
+    return EVAL_TEMPERATURE
+
+# ---------------------------------------------------------------------------------------------
+# Features for a learned evaluation (ai/learn: self-play, a ridge fit per stage): the hand
+# projection, its parts and the holdings they come from, the seat against the others, the events
+# ahead. Dragon's board is public, so a view of any seat gives the same features as the truth.
+
+FEATURE_NAMES = (
+    "bias", "projection", "score", "scorings_part", "persons_part", "monks_part", "money_part",
+    "shortfall", "track_part",
+    "yuan", "rice", "fireworks", "track", "track_rank", "priv_small", "priv_large", "dragons",
+    "palaces", "floors", "inhabited", "room", "persons", "person_kinds", "person_values", "old",
+    "hammers", "fans", "coins", "rockets", "helmets", "buddhas", "mortars", "rice_bags", "books",
+    "cards", "wildcards", "wall_built",
+    "tribute_ahead", "drought_ahead", "contagion_ahead", "mongol_ahead", "festival_ahead",
+    "super_ahead", "months_left", "decisions_left",
+    "projection_lead", "projection_vs_mean", "score_lead", "fireworks_lead", "helmets_over_min",
+    "players_1", "players_2", "players_3", "players_4", "players_5",
+)
+assert len(FEATURE_NAMES) == N_FEATURES
+
+
+cdef inline int popcount(unsigned int m) noexcept nogil:
+    cdef int k = 0
+    while m:
+        k += 1
+        m &= m - 1
+    return k
+
+
+cdef int dr_decisions_left(const DragonStruct* s, int seat) noexcept nogil:
+    """Action cards the seat has still to take: the months left, less this month's if the seat
+    has taken it already (the action round is past, or past the seat in the track order)."""
+    cdef int i, pos = -1, ph = s.phase
+    cdef bint acted
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_DRAFT or ph == PH_START:
+        return N_MONTHS
+    if ph == PH_BUILD or ph == PH_PLACE:
+        ph = s.resume
+    if ph == PH_ACTION:
+        for i in range(s.opt.n_players):
+            if s.order[i] == seat:
+                pos = i
+        # The seat at order_pos is deciding now (not yet acted) unless this is its Build step.
+        acted = pos < s.order_pos or (pos == s.order_pos and s.phase == PH_BUILD)
+    else:
+        acted = True
+    return N_MONTHS - s.month - (1 if acted else 0)
+
+
+cdef void dr_features(const void* vs, int seat, double* out) noexcept nogil:
+    cdef const DragonStruct* s = <const DragonStruct*>vs
+    cdef const DragonPlayer* pl = &s.p[seat]
+    cdef const DragonPlayer* q
+    cdef double parts[N_PARTS]
+    cdef double proj[MAX_PLAYERS]
+    cdef int i, j, k, key, t, n = s.opt.n_players, first, rank = 0, floors = 0, kinds = 0
+    cdef int values = 0, old = 0
+    cdef int ahead[6]
+    cdef double best_other = -1e300, sum_other = 0.0, best_score = -1e300, best_fw = -1e300
+    cdef double min_helmets = 1e300
+    for i in range(n):
+        proj[i] = projection_parts(s, i, parts)
+    out[1] = projection_parts(s, seat, parts)
+    out[0] = 1.0
+    out[2] = pl.score
+    for i in range(N_PARTS):
+        out[3 + i] = parts[i]
+    out[9] = pl.yuan
+    out[10] = pl.rice
+    out[11] = pl.fireworks
+    out[12] = pl.track
+    for i in range(n):
+        q = &s.p[i]
+        if i != seat and (q.track > pl.track or (q.track == pl.track and q.stamp > pl.stamp)):
+            rank += 1
+    out[13] = rank
+    out[14] = pl.priv_small
+    out[15] = pl.priv_large
+    out[16] = pl.priv_small + 2 * pl.priv_large
+    out[17] = pl.n_palaces
+    for i in range(pl.n_palaces):
+        floors += floors_of(pl, i)
+    out[18] = floors
+    out[19] = inhabited(pl)
+    out[20] = room(pl)
+    out[21] = pl.n_persons
+    for k in range(N_KINDS):
+        for j in range(pl.n_persons):
+            if TYPE_KIND[pl.person[j] % N_TYPES] == k:
+                kinds += 1
+                break
+    for j in range(pl.n_persons):
+        t = pl.person[j] % N_TYPES
+        values += TYPE_VALUE[t]
+        if t >= N_KINDS:
+            old += 1
+    out[22] = kinds
+    out[23] = values
+    out[24] = old
+    for k in range(N_KINDS):
+        out[25 + k] = pl.sym[k]
+    out[34] = popcount(pl.hand)
+    out[35] = pl.wild
+    out[36] = pl.wall_built
+    # Events still to resolve: this month's too while its action and person rounds last.
+    first = s.month if (s.phase <= PH_PLACE or s.phase == PH_START) else s.month + 1
+    for k in range(6):
+        ahead[k] = events_ahead(s, k, first, N_MONTHS - 1)
+    out[37] = ahead[EV_TRIBUTE]
+    out[38] = ahead[EV_DROUGHT]
+    out[39] = ahead[EV_CONTAGION]
+    out[40] = ahead[EV_MONGOL]
+    out[41] = ahead[EV_FESTIVAL]
+    out[42] = 1.0 if (s.super_event != NO_SUPER_EVENT and s.month <= SUPER_MONTH_INDEX
+                      and first <= SUPER_MONTH_INDEX) else 0.0
+    out[43] = N_MONTHS - s.month
+    out[44] = dr_decisions_left(s, seat)
+    for i in range(n):
+        if i == seat:
+            continue
+        q = &s.p[i]
+        sum_other += proj[i]
+        if proj[i] > best_other:
+            best_other = proj[i]
+        if q.score > best_score:
+            best_score = q.score
+        if q.fireworks > best_fw:
+            best_fw = q.fireworks
+        if q.sym[KIND_WARRIOR] < min_helmets:
+            min_helmets = q.sym[KIND_WARRIOR]
+    out[45] = out[1] - best_other
+    out[46] = out[1] - sum_other / (n - 1)
+    out[47] = pl.score - best_score
+    out[48] = pl.fireworks - best_fw
+    out[49] = pl.sym[KIND_WARRIOR] - min_helmets
+    for i in range(5):
+        out[50 + i] = 1.0 if n == i + 1 else 0.0
+
+
+def features(state, seat) -> list[float]:
+    """The learned evaluation's features of `seat` in a Dragon state (FEATURE_NAMES order; the
+    board is public, so any seat's view gives the truth's values)."""
+    from engine.core.args import check_seat
+    cdef CoreState st = <CoreState?>state
+    cdef double out[N_FEATURES]
+    if st.gdef.name != b"dragon":
+        raise ValueError(f"features: a Dragon state is needed, got {st.game.name!r}")
+    dr_features(st.data, check_seat(state, seat), out)
+    return [out[i] for i in range(N_FEATURES)]
