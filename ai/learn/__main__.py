@@ -53,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--model", help="the learned model the bots use (default: the shipped one)")
     p.add_argument("--tables", type=int, nargs="+",
-                   help="only these tables (0 solo, 1-8 the challenge games, 9-11: 2-4 players)")
+                   help="only these tables (mount-tai: 0 solo, 1-8 the challenge games, 9-11: "
+                        "2-4 players; dragon: 0-2: 2-4 players)")
     p.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the model on saved positions and write it (.json)")
     f.add_argument("data", nargs="+")
@@ -110,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     if args.command == "play":
-        from ai.learn.selfplay import game_indices, generate
+        from ai.learn.selfplay import features_fn, game_indices, generate
         try:
-            game_indices(1, args.tables)
+            features_fn(args.game)
+            game_indices(1, args.tables, args.game)
         except ValueError as e:
             ap.error(str(e))
         if args.model:

@@ -1,7 +1,7 @@
 """Self-play data: positions of games between the current bots, with each seat's final score.
 
 Every position after a decision is recorded for every seat as the game's feature vector
-(`engine.mount_tai.knowledge.features`), together with the game it belongs to, the seat, the
+(`engine.mount_tai.knowledge.features`, `engine.dragon.knowledge.features`), together with the game it belongs to, the seat, the
 decisions the seat has left, the seat's final score and, in a solo game, whether the goal was
 reached. Games are reproducible from (seed, index): the deal, the bots' seeds and the exploration.
 """
@@ -24,6 +24,9 @@ TABLES: tuple[dict[str, Any], ...] = (
     {"solo": True}, *({"challenge": k} for k in range(1, 9)),
     {"players": 2}, {"players": 3}, {"players": 4},
 )
+
+# Dragon's tables: 2, 3 and 4 players, base game (the fit's table sizes stop at 4 players).
+DRAGON_TABLES: tuple[dict[str, Any], ...] = ({"players": 2}, {"players": 3}, {"players": 4})
 
 # Column of the decisions left in the feature vector (buckets the model by it).
 DECISIONS_LEFT = "decisions_left"
@@ -63,11 +66,21 @@ class GameRows:
 
 
 def features_fn(game: str) -> tuple[Callable[[Any, int], list[float]], tuple[str, ...]]:
-    """The feature function of a game and its names (Mount Tai only, for now)."""
-    if game != "mount-tai":
-        raise ValueError(f"no learned features for {game!r}: only mount-tai has them")
-    from engine.mount_tai.knowledge import FEATURE_NAMES, features
-    return features, FEATURE_NAMES
+    """The feature function of a game and its names (Mount Tai and Dragon)."""
+    if game == "mount-tai":
+        from engine.mount_tai.knowledge import FEATURE_NAMES, features
+        return features, FEATURE_NAMES
+    if game == "dragon":
+        from engine.dragon import knowledge
+        return knowledge.features, knowledge.FEATURE_NAMES
+    raise ValueError(f"no learned features for {game!r}: only mount-tai and dragon have them")
+
+
+def tables_for(game: str) -> tuple[dict[str, Any], ...]:
+    """The table kinds a data set of `game` mixes in turn (game i plays entry i % len): Mount
+    Tai's TABLES (unchanged, so its seeds and indices deal the same games), Dragon's
+    DRAGON_TABLES."""
+    return DRAGON_TABLES if game == "dragon" else TABLES
 
 
 def play_one(job: tuple[str, int, int, str, float]) -> GameRows:
@@ -75,7 +88,8 @@ def play_one(job: tuple[str, int, int, str, float]) -> GameRows:
     game, seed, index, spec, epsilon = job
     feats, names = features_fn(game)
     left_col = names.index(DECISIONS_LEFT)
-    options = TABLES[index % len(TABLES)]
+    tables = tables_for(game)
+    options = tables[index % len(tables)]
     deal = derived_seed("learn", seed, index)
     state = engine.load_game(game, **options).new_initial_state(deal % (1 << 62))
     n = state.num_players()
@@ -98,20 +112,23 @@ def play_one(job: tuple[str, int, int, str, float]) -> GameRows:
     return GameRows(x, seat, x[:, left_col].astype(np.int8), final, goal, won)
 
 
-def game_indices(games: int, tables: list[int] | None = None) -> list[int]:
-    """The data set's game indices (game i plays TABLES[i % len(TABLES)]): all of 0..games-1,
-    or with `tables`, the first `games` indices whose table is one of them (so a data set of
-    solo tables only deals the same games as the solo games of a mixed one)."""
+def game_indices(games: int, tables: list[int] | None = None, game: str = "mount-tai"
+                 ) -> list[int]:
+    """The data set's game indices (game i plays tables_for(game)[i % len]): all of
+    0..games-1, or with `tables`, the first `games` indices whose table is one of them (so a
+    data set of solo tables only deals the same games as the solo games of a mixed one)."""
+    kinds = tables_for(game)
     if tables is None:
         return list(range(games))
-    bad = [t for t in tables if not 0 <= t < len(TABLES)]
+    bad = [t for t in tables if not 0 <= t < len(kinds)]
     if bad or not tables:
-        raise ValueError(f"tables must be indices of TABLES (0..{len(TABLES) - 1}), got {tables}")
+        raise ValueError(f"tables must be indices of the {game} tables (0..{len(kinds) - 1}), "
+                         f"got {tables}")
     keep = set(tables)
     out: list[int] = []
     i = 0
     while len(out) < games:
-        if i % len(TABLES) in keep:
+        if i % len(kinds) in keep:
             out.append(i)
         i += 1
     return out
@@ -120,10 +137,11 @@ def game_indices(games: int, tables: list[int] | None = None) -> list[int]:
 def generate(game: str, games: int, seed: int, spec: str, epsilon: float, workers: int,
              progress: bool = True, tables: list[int] | None = None) -> dict[str, np.ndarray]:
     """Play `games` games (worker processes) and stack their rows; `group` is the game index.
-    `tables` restricts the games to those TABLES entries (default: all, in turn)."""
+    `tables` restricts the games to those entries of tables_for(game) (default: all, in turn)."""
     from tqdm import tqdm
 
-    indices = game_indices(games, tables)
+    indices = game_indices(games, tables, game)
+    kinds = len(tables_for(game))
     jobs = [(game, seed, i, spec, epsilon) for i in indices]
     parts: list[GameRows] = []
     with mp.get_context("fork").Pool(workers) as pool:
@@ -132,7 +150,7 @@ def generate(game: str, games: int, seed: int, spec: str, epsilon: float, worker
             parts.append(rows)
     group = np.concatenate([np.full(len(p.seat), i, dtype=np.int32)
                             for i, p in zip(indices, parts)])
-    table = np.concatenate([np.full(len(p.seat), i % len(TABLES), dtype=np.int8)
+    table = np.concatenate([np.full(len(p.seat), i % kinds, dtype=np.int8)
                             for i, p in zip(indices, parts)])
     return {
         "x": np.concatenate([p.x for p in parts]),
