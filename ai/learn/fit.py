@@ -16,6 +16,10 @@ P(final >= goal) under a normal error with the held-out residual spread of that 
 a multi-player share of the win is a softmax of the seats' predictions with the temperature that
 best predicts the winners held out (`temp`).
 Games (not positions) are split into training and held-out sets, from a seed.
+
+The same fit serves Dragon (ai/LEARN_DRAGON.md): its features have the player columns and the
+decisions left, no challenge or goal columns (no solo game); its report adds the winner's log
+loss by stage for the hand-written evaluation's softmax and the model's.
 """
 from __future__ import annotations
 
@@ -82,7 +86,10 @@ def modes_of(x: np.ndarray, names: list[str]) -> np.ndarray:
 
 def tables_of(x: np.ndarray, names: list[str]) -> np.ndarray:
     """Each row's solo table (0 the plain solo game, k challenge game k), -1 for several
-    players, from its one-hot player and challenge columns."""
+    players, from its one-hot player and challenge columns (a game without challenge columns,
+    Dragon, has only the plain table)."""
+    if not set(CHALLENGE_COLUMNS) <= set(names):
+        return np.where(modes_of(x, names) == 0, 0, -1)
     cols = [names.index(c) for c in CHALLENGE_COLUMNS]
     ch = x[:, cols]
     table = np.where(ch.max(axis=1) > 0.5, np.argmax(ch, axis=1) + 1, 0)
@@ -141,8 +148,7 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     if hidden:
         raise ValueError("the shipped model is the ridge one (--hidden 0); a network is "
                          "fitted by `python -m ai.learn net` (ai/learn/net.py)")
-    from engine.mount_tai.knowledge import FEATURE_NAMES  # the game's names, for the file
-    names = list(FEATURE_NAMES)
+    names = feature_names(str(data["game"]))      # the game's names, for the file
     train, test = split(data, seed)
     x = data["x"].astype(np.float64)
     y = data["final"].astype(np.float64)
@@ -185,17 +191,17 @@ def fit(data: dict[str, np.ndarray], seed: int = 1, hidden: int = 0,
     # Spread and temperature from the held-out games, fitted on the training ones only.
     pred = model.predict(x, left)
     solo = (mode == 0) & ~own_rows
-    goal_col = names.index("goal")
+    goal_col = names.index("goal") if "goal" in names else -1
     for b in range(BUCKETS):
         m = test & solo & (left == b)
-        if m.sum() > 10:
+        if m.sum() > 10 and goal_col >= 0:
             model.sigma[b] = _best_spread(pred[m], y[m], x[m, goal_col], data["goal"][m])
         else:
             model.sigma[b] = model.sigma[b - 1] if b else 3.0
     for t, (_, sg) in solo_tables.items():
         for b in range(BUCKETS):
             m = test & (tables == t) & (left == b)
-            if m.sum() > 10:
+            if m.sum() > 10 and goal_col >= 0:
                 sg[b] = _best_spread(pred[m], y[m], x[m, goal_col], data["goal"][m])
             else:
                 sg[b] = sg[b - 1] if b else model.sigma[b]
@@ -358,7 +364,7 @@ def _softmax_loss(pred: np.ndarray, won: np.ndarray, pos: list[np.ndarray], t: f
 def _fit_temps(data: dict[str, np.ndarray], pred: np.ndarray, mask: np.ndarray,
                left: np.ndarray, default: np.ndarray | None = None) -> np.ndarray:
     temps = np.full(BUCKETS, 6.0) if default is None else default.copy()
-    grid = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 14.0, 20.0, 30.0)
+    grid = TEMPS
     for b in range(BUCKETS):
         pos = _positions(data, mask & (left == b))
         if len(pos) < 20:
@@ -385,13 +391,52 @@ def save(model: Model, path: str) -> None:
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
 
 
+def feature_names(game: str) -> list[str]:
+    """The feature names of `game`'s learned evaluation (ai.learn.selfplay.features_fn)."""
+    from ai.learn.selfplay import features_fn
+    return list(features_fn(game)[1])
+
+
+def hand_temperature(game: str) -> float | None:
+    """The softmax temperature of a game's hand-written win shares over its `projection`
+    feature, where they are exactly that softmax (Dragon); None where the hand evaluation is
+    not (Mount Tai's temperature varies with the stage and its settings)."""
+    if game == "dragon":
+        from engine.dragon.knowledge import eval_temperature
+        return float(eval_temperature())
+    return None
+
+
+def _read_plain(path: str, doc: dict[str, Any]) -> Model:
+    """A version 2 model file of a game the engine does not load models for yet (Dragon),
+    checked here: its features, shapes, positive spreads and temperatures."""
+    names = feature_names(str(doc.get("game")))
+    if list(doc.get("features", [])) != names:
+        raise ValueError(f"{path}: fitted on other features than this engine's")
+    try:
+        weights = np.asarray(doc["weights"], dtype=np.float64)
+        sigma = np.asarray(doc["sigma"], dtype=np.float64)
+        temp = np.asarray(doc["temp"], dtype=np.float64)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"{path}: weights, sigma and temp are needed") from None
+    if (weights.shape != (MODES, BUCKETS, len(names)) or sigma.shape != (BUCKETS,)
+            or temp.shape != (MODES, BUCKETS)):
+        raise ValueError(f"{path}: the model's shape is not {MODES} x {BUCKETS} x {len(names)}")
+    if not ((sigma > 0).all() and (temp > 0).all()):
+        raise ValueError(f"{path}: sigma and temp must be positive")
+    return Model(str(doc["game"]), names, weights, sigma, temp, doc.get("info", {}))
+
+
 def read(path: str) -> Model:
     """A model file of either version, checked and shaped by the engine's own reader
-    (`engine.mount_tai.learned.model_arrays`: version 1 serves every table size alike)."""
+    (`engine.mount_tai.learned.model_arrays`: version 1 serves every table size alike); a
+    Dragon model by `_read_plain`."""
     from engine.mount_tai.learned import model_arrays, model_tables
     doc = json.loads(Path(path).read_text())
     if doc.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file")
+    if doc.get("game") == "dragon":
+        return _read_plain(path, doc)
     try:
         weights, sigma, temp = model_arrays(doc)
         own = model_tables(doc)
@@ -413,9 +458,10 @@ def _hand_solo(x: np.ndarray, names: list[str], left: np.ndarray) -> np.ndarray:
 
 def report(data: dict[str, np.ndarray], model: Model | None, seed: int = 1) -> str:
     """Error by decisions left on the held-out games: the hand projection, the model, and in
-    solo games the goal's log loss of the hand evaluation and of the model's probability."""
-    from engine.mount_tai.knowledge import FEATURE_NAMES
-    names = list(FEATURE_NAMES)
+    solo games the goal's log loss of the hand evaluation and of the model's probability; for a
+    game whose hand win shares are a softmax of the projection (Dragon), the winner's log loss
+    by stage too (`winner_table`)."""
+    names = feature_names(str(data["game"]))
     _, test = split(data, seed)
     x = data["x"].astype(np.float64)
     y = data["final"].astype(np.float64)
@@ -455,7 +501,77 @@ def report(data: dict[str, np.ndarray], model: Model | None, seed: int = 1) -> s
     if loss is not None:
         lines.append(f"\n2 players, the winner on the held-out games ({loss[0]:,} positions): "
                      f"log loss {loss[1]:.4f}, the model's favourite won {loss[2]:.1%}")
+    temp = hand_temperature(str(data["game"]))
+    if temp is not None:
+        lines.append("\n" + winner_table(data, model, temp, seed))
     return "\n".join(lines)
+
+
+def winner_table(data: dict[str, np.ndarray], model: Model | None, hand_temp: float,
+                 seed: int = 1) -> str:
+    """The winner on the held-out games of every table size, by decisions left (of the seat
+    to the position's first row, seat 0): the log loss of the hand-written win shares (a
+    softmax of the seats' projections at `hand_temp`), of the same softmax at the temperature
+    of TEMPS that suits the stage best (chosen on these positions, as the model's is), and of
+    the model's (a softmax of its predictions at its temperature of that size and stage); and
+    how often the hand's and the model's favourite won. A position's log loss is -sum over
+    seats of won x log(share); a tie shares the win."""
+    names = feature_names(str(data["game"]))
+    _, test = split(data, seed)
+    x = data["x"].astype(np.float64)
+    left = np.clip(data["left"], 0, BUCKETS - 1)
+    won = data["won"].astype(np.float64)
+    hand = x[:, names.index("projection")]
+    pred = model.predict(x, left) if model is not None else None
+    modes = modes_of(x, names)
+    temps = (hand_temp, *TEMPS)
+    # Per stage: positions, hand losses at each of `temps`, model loss, favourites' wins.
+    stats: dict[int, np.ndarray] = {}
+    for rows in _positions(data, test & (modes > 0)):
+        if len(rows) < 2:
+            continue
+        b = int(left[rows[0]])
+        acc = stats.setdefault(b, np.zeros(len(temps) + 4))
+        acc[0] += 1
+        for k, t in enumerate(temps):
+            acc[1 + k] += _position_loss(hand[rows], won[rows], t)
+        acc[-2] += won[rows][int(np.argmax(hand[rows]))]
+        if pred is not None:
+            acc[-3] += _position_loss(pred[rows], won[rows], float(model.temp[modes[rows[0]], b]))
+            acc[-1] += won[rows][int(np.argmax(pred[rows]))]
+    lines = [f"| decisions left | positions | winner log loss: hand (T = {hand_temp:g}) | "
+             "hand, best T | model | favourite won: hand | model |",
+             "|---|---|---|---|---|---|---|"]
+    total = np.zeros(len(temps) + 4)
+    best_total = 0.0
+    for b in sorted(stats, reverse=True):
+        a = stats[b]
+        total += a
+        k = int(np.argmin(a[2:1 + len(temps)]))
+        best_total += a[2 + k]
+        lines.append(_winner_row(str(b), a, a[2 + k], f"{TEMPS[k]:g}", pred is not None))
+    if total[0]:
+        lines.append(_winner_row("all", total, best_total, "", pred is not None))
+    return "\n".join(lines)
+
+
+TEMPS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 14.0, 20.0, 30.0)   # the temperatures tried
+
+
+def _position_loss(v: np.ndarray, won: np.ndarray, t: float) -> float:
+    """-sum(won x log softmax(v / t)) of one position's seats."""
+    z = v / t
+    z = z - z.max()
+    return -float((won * (z - math.log(float(np.exp(z).sum())))).sum())
+
+
+def _winner_row(label: str, a: np.ndarray, best: float, best_t: str, with_model: bool) -> str:
+    n = a[0]
+    row = [label, f"{int(n):,}", f"{a[1] / n:.3f}",
+           f"{best / n:.3f}" + (f" (T = {best_t})" if best_t else ""),
+           f"{a[-3] / n:.3f}" if with_model else "", f"{a[-2] / n:.1%}",
+           f"{a[-1] / n:.1%}" if with_model else ""]
+    return "| " + " | ".join(row) + " |"
 
 
 def winner_loss(data: dict[str, np.ndarray], model: Model, seed: int = 1

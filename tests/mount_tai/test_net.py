@@ -338,9 +338,9 @@ def test_the_command_line_plays_fits_and_writes_a_model_the_engine_loads(tmp_pat
 def test_expert_self_play_of_a_game_without_features_is_a_clear_error(tmp_path: Path, capsys):
     from ai.learn.__main__ import main
     with pytest.raises(SystemExit) as err:
-        main(["expert", "--game", "dragon", "--games", "2", "--out", str(tmp_path / "d.npz")])
+        main(["expert", "--game", "fusion", "--games", "2", "--out", str(tmp_path / "d.npz")])
     assert err.value.code == 2
-    assert "no learned features for 'dragon'" in capsys.readouterr().err
+    assert "no learned features for 'fusion'" in capsys.readouterr().err
     assert not (tmp_path / "d.npz").exists()
 
 
