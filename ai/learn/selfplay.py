@@ -1,9 +1,10 @@
 """Self-play data: positions of games between the current bots, with each seat's final score.
 
 Every position after a decision is recorded for every seat as the game's feature vector
-(`engine.mount_tai.knowledge.features`, `engine.dragon.knowledge.features`), together with the game it belongs to, the seat, the
-decisions the seat has left, the seat's final score and, in a solo game, whether the goal was
-reached. Games are reproducible from (seed, index): the deal, the bots' seeds and the exploration.
+(`engine.mount_tai.knowledge.features`, `engine.dragon.knowledge.features`), together with
+the game it belongs to, the seat, the decisions the seat has left, the seat's final score and,
+in a solo game, whether the goal was reached. Games are reproducible from (seed, index): the
+deal, the bots' seeds and the exploration.
 """
 from __future__ import annotations
 
