@@ -73,8 +73,14 @@ def test_a_node_lost_mid_run_costs_nothing(nodes: RayNodes, tmp_path: Path) -> N
     assert report["nodes"] == 2
     _all_stored_once(db)
     lines = [line for line in err.splitlines() if line.strip()]
-    assert any(re.fullmatch(r"ray: node 2 of 2 lost \(127\.0\.0\.2\): \d+ games? re-queued; "
-                            r"1 node, 1 CPU left", line) for line in lines), err
+    lost = [line for line in lines if re.fullmatch(
+        r"ray: node 2 of 2 lost \(127\.0\.0\.2\): \d+ games? re-queued; 1 node, 1 CPU left", line)]
+    # The line comes once Ray declares the node dead (seconds after the kill). A node killed
+    # between two of its games holds none, and on a quiet machine the head may finish the run
+    # before Ray's verdict: then there is nothing to report, and nothing was lost (above).
+    assert len(lost) <= 1, err
+    if not lost:
+        assert report["done"] == 48 and not lines, err
     # Ray's own words (the raylet's death with its log) reach neither stdout nor stderr
     assert not any("Raylet is terminated" in line or "state-dump" in line for line in lines), err
     assert all(line.startswith("ray: ") for line in lines), err
