@@ -127,3 +127,42 @@ def test_views_give_the_truths_features_and_all_are_finite(players, options):
             s.apply_action(rng.choice(s.legal_actions()))
             step += 1
         assert last == [0] * players
+
+
+# State.evaluate() (dragon_evaluate) on seeded random games, recorded from the build before the
+# learned features (1c55b84), when dragon_evaluate did not yet add up projection_parts: the
+# refactor must give the same values (the softmax test above shares its code with it).
+EVALUATE_BEFORE = [
+    (2, 11, 0, [0.5, 0.5]),
+    (2, 11, 30, [0.322057290773, 0.677942709227]),
+    (2, 11, 60, [0.054923045055, 0.945076954945]),
+    (3, 12, 0, [0.333333333333, 0.333333333333, 0.333333333333]),
+    (3, 12, 30, [0.292340908732, 0.06071883523, 0.646940256038]),
+    (3, 12, 60, [0.785462938428, 0.200324778329, 0.014212283243]),
+    (3, 12, 90, [0.833373748936, 0.153671245808, 0.012955005256]),
+    (4, 13, 0, [0.25, 0.25, 0.25, 0.25]),
+    (4, 13, 30, [0.030293341945, 0.131401994386, 0.435979235512, 0.402325428157]),
+    (4, 13, 60, [0.023735122935, 0.085110969747, 0.428356559397, 0.462797347922]),
+    (4, 13, 90, [0.009879093342, 0.125849582892, 0.605721761128, 0.258549562638]),
+    (5, 14, 0, [0.2, 0.2, 0.2, 0.2, 0.2]),
+    (5, 14, 30, [0.107197694607, 0.121835861688, 0.170035642393, 0.425248941808, 0.175681859504]),
+    (5, 14, 60, [0.167720452638, 0.206568474774, 0.059182858903, 0.145809156746, 0.420719056939]),
+    (5, 14, 90, [0.027042998227, 0.031013671587, 0.009948563075, 0.653120378747, 0.278874388364]),
+]
+
+
+def test_evaluate_gives_what_it_gave_before_the_features() -> None:
+    import random
+
+    import engine
+    seen = []
+    for players, seed in sorted({(p, s) for p, s, _, _ in EVALUATE_BEFORE}):
+        state = engine.load_game("dragon", players=players).new_initial_state(seed)
+        rng = random.Random(seed)
+        for k in range(120):
+            if state.is_terminal():
+                break
+            if k in (0, 30, 60, 90):
+                seen.append((players, seed, k, [round(v, 12) for v in state.evaluate()]))
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen == EVALUATE_BEFORE
