@@ -22,6 +22,7 @@ from engine.core.eventlog cimport ev_emit, ev_sink, EV_NONE
 from engine.dragon.state cimport *
 from engine.dragon.events cimport *
 from engine.dragon.knowledge cimport dragon_move_prior, dragon_evaluate
+from engine.dragon.learned cimport dr_evaluate_learned
 
 from engine.dragon import data as _data
 
@@ -1573,6 +1574,11 @@ _GAMEDEF.move_prior = dragon_move_prior
 _GAMEDEF.evaluate = dragon_evaluate
 _GAMEDEF.observe_action = NULL     # every decision is public
 _GAMEDEF.score_scale = 15.0        # a typical winning margin in VP
+_GAMEDEF.n_evaluators = 2
+_GAMEDEF.evaluator_names[0] = b"hand"       # knowledge.pyx's projection softmax (`evaluate`)
+_GAMEDEF.evaluators[0] = dragon_evaluate
+_GAMEDEF.evaluator_names[1] = b"learned"    # learned.pyx: the model fitted by ai.learn (issue 38)
+_GAMEDEF.evaluators[1] = dr_evaluate_learned
 
 
 cdef const GameDef* dragon_gamedef() noexcept nogil:
