@@ -74,7 +74,8 @@ _QUEUED_SECONDS = 0.02
 _POLICE_EVERY = 0.05
 # Retries of a game whose worker was lost for reasons outside any bot's call (then it is voided).
 _RETRIES = 2
-# How long a worker may make no progress outside any bot's call before it is deemed stuck.
+# How long a worker may make no progress outside any bot's call, or start none of the games it
+# was sent, before it is deemed stuck (killed; its games go to a new worker, nobody charged).
 STALL_SECONDS = 120.0
 # Signals a process sends itself by crashing (in compiled code): the bot running then did it.
 _CRASH_SIGNALS = frozenset(getattr(signal, n) for n in (
@@ -127,6 +128,8 @@ class _Worker:
     progress: tuple[float, float] = (-1.0, -1.0)  # the heartbeat's progress when last seen ...
     progress_at: float = 0.0  # ... and since when it has not changed
     stopped_since: float | None = None  # since when its process is seen stopped (SIGSTOP)
+    task_seen: int = -2  # the game its heartbeat last named (-1: none yet) ...
+    task_seen_at: float = field(default_factory=time.monotonic)  # ... and since when
 
 
 class LocalBackend:
@@ -296,9 +299,18 @@ class LocalBackend:
         voided: list[VoidedGame] = []
         for worker in list(self._pool):
             header = worker.slot.header
-            if int(header[WorkerSlot.TASK]) not in worker.assigned:
+            task = int(header[WorkerSlot.TASK])
+            if task != worker.task_seen:
+                worker.task_seen, worker.task_seen_at = task, now
+            if task not in worker.assigned:  # not playing: starting, between games or idle
                 worker.progress_at, worker.stopped_since = now, None
-                continue  # not playing (or between games)
+                if worker.assigned and now - worker.task_seen_at > self.stall_limit:
+                    self._kill(worker)  # it holds games and starts none of them
+                    voided += self._bury(
+                        worker, pending, retries, None,
+                        f"its worker process started none of the games it was sent for "
+                        f"{now - worker.task_seen_at:.0f} s and was killed")
+                continue
             stopped = _is_stopped(worker.process.pid)
             if stopped and worker.stopped_since is None:
                 worker.stopped_since = now

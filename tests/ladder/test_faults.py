@@ -146,6 +146,45 @@ def test_a_worker_killed_or_stopped_from_outside_during_a_call_is_nobodys_fault(
 
 
 @pytest.mark.skipif(not LINUX, reason="needs Linux /proc")
+def test_a_worker_stuck_before_it_starts_its_games_is_replaced(tmp_path: Path) -> None:
+    """A worker that never starts the games it was sent (stopped here before its first game; a
+    worker once hung so in a lock while it started, and the run waited for ever) is killed
+    after the stall limit and its games go to a new worker: nobody charged, nothing voided."""
+    game = engine.load_game("dragon", players=2)
+    spec = TournamentSpec("dragon", game.options, (("r1", "random"), ("r2", "random")),
+                          deals=1, seatings="rotations", seed=5, move_timeout=30.0)
+    backend = LocalBackend(1, kill_grace=0.5, stall_limit=2.0)
+    stopped: list[int] = []
+
+    def stop_the_first_worker() -> None:
+        deadline = time.monotonic() + 30
+        while not backend._pool and time.monotonic() < deadline:
+            time.sleep(0.001)
+        if backend._pool:
+            pid = backend._pool[0].process.pid
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+
+    stopper = threading.Thread(target=stop_the_first_worker)
+    stopper.start()
+    thread, box = _run_in_thread(tmp_path / "t.db", spec, backend)
+    stopper.join(60)
+    thread.join(60)
+    if thread.is_alive():  # the old behaviour: unstick the test, then fail it
+        for pid in stopped:
+            os.kill(pid, signal.SIGKILL)
+        thread.join(60)
+        pytest.fail("the run waited for ever on a worker that started no game")
+    assert stopped, "no worker to stop"
+    report: RunReport = box["report"]
+    assert report.status == "finished" and report.played == 2 and report.voided == 0
+    assert backend.restarted_workers == 1
+    assert all(s["fault"] is None for g in box["games"] for s in g.seats)
+    assert not Path(f"/proc/{stopped[0]}").exists() or \
+        Path(f"/proc/{stopped[0]}/stat").read_text().split()[2] == "Z"
+
+
+@pytest.mark.skipif(not LINUX, reason="needs Linux /proc")
 def test_a_game_that_loses_its_worker_outside_any_call_is_retried_then_voided(tmp_path: Path) -> None:
     """A bot's thread kills the worker (as a kill from outside would, outside the bot's call):
     its games are played three times, then stored as voided: nobody's loss, in no rating, not
