@@ -21,8 +21,9 @@ from ladder.cli.options import parse_game_options
 
 
 
-def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
+def matches(iterations: int, strong: str, millis: float = 1000.0) -> dict[str, tuple[str, list[str]]]:
     it = iterations
+    ms = millis  # the 1x time a move of the `strong-4x-time` matches
     # The strong bot before issue 14 at the same budget (ai/bots.py PREVIOUS_STRONG).
     v1 = strong.replace("strong", "strong-v1", 1)
     # Issue 14's first learned configuration (random playouts) at the same budget.
@@ -39,6 +40,9 @@ def matches(iterations: int, strong: str) -> dict[str, tuple[str, list[str]]]:
         "strong-v4-2p": (strong, [v4]),
         "strong-4x-2p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"]),
         "strong-4x-4p": (f"strong(iterations={4 * it})", [f"strong(iterations={it})"] * 3),
+        # 4x the time a move against 1x (--millis, default the default second)
+        "strong-4x-time-2p": (f"strong(millis={4 * ms:g})", [f"strong(millis={ms:g})"]),
+        "strong-4x-time-4p": (f"strong(millis={4 * ms:g})", [f"strong(millis={ms:g})"] * 3),
         # the same with the learned net's value at the cut-off (Mount Tai, ai/NET_MOUNT_TAI.md)
         "net-4x-2p": (f"strong(iterations={4 * it},evaluation=net)",
                       [f"strong(iterations={it},evaluation=net)"]),
@@ -82,7 +86,7 @@ def main() -> None:
         strong = f"strong(millis={args.millis:g})"
     else:
         strong = f"strong(iterations={args.iterations})" if args.iterations else "strong"
-    table = matches(args.iterations or 20000, strong)
+    table = matches(args.iterations or 20000, strong, args.millis or 1000.0)
     for name in args.only or list(table):
         a, others = table[name]
         start = time.time()
