@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 """In the Year of the Dragon: the evaluation learned from self-play (see learned.pxd and
 ai/LEARN_DRAGON.md; fitted by `python -m ai.learn fit`). The weights live in C arrays filled once
 from the package's data file eval_model.json; `load_model` replaces them for experiments (not
