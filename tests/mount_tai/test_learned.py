@@ -157,8 +157,9 @@ def test_an_unknown_evaluation_is_a_clear_error():
     with pytest.raises(ValueError, match="no evaluation 'deep'.*hand, learned"):
         Searcher(iterations=10, cutoff=2, evaluation="deep").search(s)
     d = engine.load_game("dragon", players=2).new_initial_state(1)
-    with pytest.raises(ValueError, match="dragon has no evaluation 'learned'"):
-        Searcher(iterations=10, cutoff=2, evaluation="learned").search(d)
+    with pytest.raises(ValueError, match="dragon has no evaluation 'learned-v2'; it has: hand, "
+                                         "learned"):
+        Searcher(iterations=10, cutoff=2, evaluation="learned-v2").search(d)
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), "x", True])
