@@ -366,7 +366,7 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "threads": (int, 1, "root-parallel threads"),
     "seed": (int, 0, "seed (a search with an iteration budget is reproducible)"),
     "evaluation": (str, None, "the game's evaluation the cut-off uses, by name (Mount Tai: "
-                   "hand, learned or net; default: the game's own)"),
+                   "hand, learned or net; Dragon: hand or learned; default: the game's own)"),
     "goal_margin": (float, 0.0, "solo games: share of the final reward paid for the margin to "
                     "the goal (0: reached or not only)"),
     "normalize": (bool, False, "UCB on each node's child means rescaled to [0, 1]"),
