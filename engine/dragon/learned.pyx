@@ -114,11 +114,11 @@ def load_model(path=None) -> dict:
     global READY
     cdef int m, b, i
     p = Path(path) if path is not None else DEFAULT_MODEL
+    doc = json.loads(p.read_text())
     try:
-        w, tp = model_arrays(json.loads(p.read_text()))
+        w, tp = model_arrays(doc)
     except ValueError as e:
         raise ValueError(f"{p}: {e}") from None
-    doc = json.loads(p.read_text())
     for m in range(N_MODES):
         for b in range(N_STAGES):
             TEMP[m][b] = tp[m][b]

@@ -152,9 +152,6 @@ EVALUATE_BEFORE = [
 
 
 def test_evaluate_gives_what_it_gave_before_the_features() -> None:
-    import random
-
-    import engine
     seen = []
     for players, seed in sorted({(p, s) for p, s, _, _ in EVALUATE_BEFORE}):
         state = engine.load_game("dragon", players=players).new_initial_state(seed)
