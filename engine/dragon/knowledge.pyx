@@ -7,6 +7,8 @@ search corrects them); they must only be cheap and point the right way.
 """
 
 from libc.math cimport exp
+
+from engine.core.shares cimport win_shares
 from libc.string cimport memset
 from libc.stdint cimport uint8_t
 
@@ -407,16 +409,9 @@ cdef void dragon_evaluate(const void* vs, double* out) noexcept nogil:
     cdef int i, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
     cdef double parts[N_PARTS]
-    cdef double best = -1e300, total = 0.0
     for i in range(n):
         est[i] = projection_parts(s, i, parts)
-        if est[i] > best:
-            best = est[i]
-    for i in range(n):
-        est[i] = exp((est[i] - best) / EVAL_TEMPERATURE)
-        total += est[i]
-    for i in range(n):
-        out[i] = est[i] / total
+    win_shares(est, n, EVAL_TEMPERATURE, out)
 
 
 def evaluate(state) -> list[float]:

@@ -9,8 +9,7 @@ stage, a softmax temperature per table size and stage."""
 import json
 from pathlib import Path
 
-from libc.math cimport exp
-
+from engine.core.shares cimport win_shares
 from engine.dragon.state cimport *
 from engine.dragon.knowledge cimport N_FEATURES, N_PARTS, dr_features, dragon_evaluate, \
     projection_parts
@@ -63,7 +62,6 @@ cdef void dr_evaluate_learned(const void* vs, double* out) noexcept nogil:
     cdef const DragonStruct* s = <const DragonStruct*>vs
     cdef int i, b, b0 = 0, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
-    cdef double best = -1e300, total = 0.0, t
     if not fitted(s):
         dragon_evaluate(vs, out)
         return
@@ -71,14 +69,7 @@ cdef void dr_evaluate_learned(const void* vs, double* out) noexcept nogil:
         est[i] = predict(s, i, &b)
         if i == s.cur:
             b0 = b
-        if est[i] > best:
-            best = est[i]
-    t = TEMP[n - 1][b0]
-    for i in range(n):
-        est[i] = exp((est[i] - best) / t)
-        total += est[i]
-    for i in range(n):
-        out[i] = est[i] / total
+    win_shares(est, n, TEMP[n - 1][b0], out)
 
 
 def model_arrays(doc: dict) -> tuple:

@@ -13,6 +13,8 @@ are rough on purpose (the search corrects them); they must only be cheap and poi
 """
 
 from libc.math cimport exp
+
+from engine.core.shares cimport win_shares
 from libc.stdint cimport uint8_t, uint32_t
 
 from engine.mount_tai.state cimport *
@@ -1589,7 +1591,7 @@ cdef void mt_evaluate(const void* vs, double* out) noexcept nogil:
     cdef const MTState* s = <const MTState*>vs
     cdef int i, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
-    cdef double best = NEG, total = 0.0, temp
+    cdef double temp
     cdef Ctx c
     cdef Hold h
     # The further the end, the less the projection says.
@@ -1604,14 +1606,8 @@ cdef void mt_evaluate(const void* vs, double* out) noexcept nogil:
         return
     for i in range(n):
         est[i] = mt_projection(vs, i)
-        if est[i] > best:
-            best = est[i]
     temp = W[W_EVAL_TEMP] * (1.0 + W[W_EVAL_EARLY] * c.R / <double>N_ROUNDS)
-    for i in range(n):
-        est[i] = exp((est[i] - best) / temp)
-        total += est[i]
-    for i in range(n):
-        out[i] = est[i] / total
+    win_shares(est, n, temp, out)
 
 # ---------------------------------------------------------------------------------------------
 # Features for a learned evaluation (engine/mount_tai/learned.pyx): the projection, its parts and

@@ -14,7 +14,9 @@ do not share."""
 import json
 from pathlib import Path
 
-from libc.math cimport exp, erf, sqrt
+from libc.math cimport erf, sqrt
+
+from engine.core.shares cimport win_shares
 
 from engine.mount_tai.state cimport *
 from engine.mount_tai.knowledge cimport (N_FEATURES, mt_features, mt_projection, mt_evaluate)
@@ -94,7 +96,6 @@ cdef void slot_evaluate(int slot, const void* vs, double* out) noexcept nogil:
     cdef const MTState* s = <const MTState*>vs
     cdef int i, b, b0 = 0, n = s.opt.n_players
     cdef double est[MAX_PLAYERS]
-    cdef double best = -1e300, total = 0.0, t
     if not READY[slot]:
         mt_evaluate(vs, out)
         return
@@ -107,14 +108,7 @@ cdef void slot_evaluate(int slot, const void* vs, double* out) noexcept nogil:
         est[i] = predict(slot, vs, i, &b)
         if i == s.cur:
             b0 = b
-        if est[i] > best:
-            best = est[i]
-    t = TEMP[slot][mode_of(s)][b0]
-    for i in range(n):
-        est[i] = exp((est[i] - best) / t)
-        total += est[i]
-    for i in range(n):
-        out[i] = est[i] / total
+    win_shares(est, n, TEMP[slot][mode_of(s)][b0], out)
 
 
 cdef void mt_evaluate_learned(const void* vs, double* out) noexcept nogil:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from libc.math cimport exp, log
 
+from engine.core.shares cimport win_shares
+
 from engine.mount_tai.state cimport *
 from engine.mount_tai.knowledge cimport N_FEATURES, mt_features, mt_move_prior
 from engine.mount_tai.learned cimport mt_evaluate_learned
@@ -98,7 +100,7 @@ cdef void mt_evaluate_net(const void* vs, double* out) noexcept nogil:
     cdef double f[N_FEATURES]
     cdef double z[NET_IN]
     cdef double est[MAX_PLAYERS]
-    cdef double best = -1e300, total = 0.0, t = 1.0
+    cdef double t = 1.0
     cdef int i, n = s.opt.n_players
     if not serves(s) or s.opt.solo:
         mt_evaluate_learned(vs, out)
@@ -109,13 +111,7 @@ cdef void mt_evaluate_net(const void* vs, double* out) noexcept nogil:
         est[i] = net_value(&NET, f, z)
         if i == s.cur:
             t = NET.temp[net_stage(f)]
-        if est[i] > best:
-            best = est[i]
-    for i in range(n):
-        est[i] = exp((est[i] - best) / t)
-        total += est[i]
-    for i in range(n):
-        out[i] = est[i] / total
+    win_shares(est, n, t, out)
 
 
 cdef void mt_net_prior(const void* vs, const int* actions, int n, double* out) noexcept nogil:
