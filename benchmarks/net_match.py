@@ -36,7 +36,12 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="candidate option strings to test instead")
     ap.add_argument("--net", help="the net model file the candidates use (default: the "
                                   "shipped net_model.json); the workers fork with it loaded")
+    ap.add_argument("--model", help="the Dragon model file evaluation=learned uses (default: "
+                                    "the shipped eval_model.json); the workers fork with it")
     args = ap.parse_args()
+    if args.model:
+        from engine.dragon.learned import load_model
+        print(f"model: {load_model(args.model)}", flush=True)
     if args.net:
         from engine.mount_tai.net import load_net
         print(f"net: {load_net(args.net)['path']}", flush=True)

@@ -70,6 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--own-tables", type=int, nargs="+", default=[], metavar="TABLE",
                    help="solo tables (0 the plain game, 1-8 the challenge games) given weights "
                         "and spreads of their own, fitted on their games together")
+    f.add_argument("--target", choices=("score", "win"), default="score",
+                   help="fit each seat's final score (ridge, then a softmax temperature) or "
+                        "the winner itself (a conditional logit, ai/learn/winfit.py; several "
+                        "players only)")
+    f.add_argument("--prior", metavar="MODEL",
+                   help="with --target win: a score model whose shares the fit is pulled "
+                        "towards (default: none, towards zero)")
     f.add_argument("--keep", metavar="MODEL",
                    help="a model file whose weights the sizes not in --own keep (default: fit "
                         "them too)")
@@ -146,6 +153,17 @@ def main(argv: list[str] | None = None) -> int:
         if any(not 0 <= t < fitting.SOLO_TABLES for t in args.own_tables):
             ap.error(f"--own-tables: solo tables are 0 (the plain game) to "
                      f"{fitting.SOLO_TABLES - 1}")
+        if args.target == "win" and (args.own or args.own_tables or args.keep or args.hidden):
+            ap.error("--target win fits one shared model: no --own, --own-tables, --keep or "
+                     "--hidden")
+        if args.prior and args.target != "win":
+            ap.error("--prior goes with --target win")
+        prior = None
+        if args.prior:
+            try:
+                prior = fitting.read(args.prior)
+            except (OSError, ValueError) as e:
+                ap.error(f"--prior: {e}")
         if args.keep and not args.own and not args.own_tables:
             ap.error("--keep needs --own or --own-tables: what is fitted anew")
         kept = None
@@ -171,9 +189,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "fit":
         try:
-            model = fitting.fit(data, seed=args.seed, hidden=args.hidden, own=tuple(args.own),
-                                penalties=tuple(args.penalties),
-                                own_tables=tuple(args.own_tables))
+            if args.target == "win":
+                from ai.learn.winfit import fit_win
+                model = fit_win(data, seed=args.seed, prior=prior)
+            else:
+                model = fitting.fit(data, seed=args.seed, hidden=args.hidden,
+                                    own=tuple(args.own), penalties=tuple(args.penalties),
+                                    own_tables=tuple(args.own_tables))
         except ValueError as e:
             ap.error(str(e))
         if kept is not None:
