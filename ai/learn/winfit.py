@@ -139,8 +139,6 @@ def fit_win(data: dict[str, np.ndarray], seed: int = 1,
     if not penalties or any(not lam > 0 for lam in penalties):
         raise ValueError(f"penalties must be positive, got {list(penalties)}")
     train, test = split(data, seed)
-    x = data["x"].astype(np.float64)
-    mu, sd = x[train].mean(axis=0), x[train].std(axis=0)
     seat = data["seat"]
     start = np.flatnonzero(seat == 0)
     several = np.diff(np.append(start, len(seat))) > 1
@@ -148,6 +146,8 @@ def fit_win(data: dict[str, np.ndarray], seed: int = 1,
     if n_train < 100 or not (several & test[start]).any():
         raise ValueError(f"only {n_train} training positions of several players (and "
                          f"{int((several & test[start]).sum())} held out) to fit the win on")
+    x = data["x"].astype(np.float64)
+    mu, sd = x[train].mean(axis=0), x[train].std(axis=0)
     tr = _positions(data, train, mu, sd)
     te = _positions(data, test, mu, sd)
     w0 = np.zeros((BUCKETS, len(names)))
