@@ -216,6 +216,8 @@ class StrongBot:
         if (think or think_iterations) and ("millis" in overrides or "iterations" in overrides):
             raise ValueError("think and think_iterations replace the millis and iterations "
                              "budgets: give one kind")
+        # Refuse bad overrides now: each game's searcher is only made at its first decision.
+        SearchBot(**self._options(dict(self.table["default"])))
         if think:
             self.manager = TimeManager(float(think), "seconds")
         elif think_iterations:
@@ -224,13 +226,17 @@ class StrongBot:
     def _bot_for(self, state: Any) -> SearchBot:
         name = f"{state.game.name}/{table_variant(state.game)}"
         if self.bot is None or self.game != name:
-            options = strong_config(self.table, state.game)
-            if "iterations" in self.overrides and "millis" not in self.overrides:
-                options.pop("millis")
-            options.update(self.overrides)
-            self.bot = SearchBot(**options)
+            self.bot = SearchBot(**self._options(strong_config(self.table, state.game)))
             self.game = name
         return self.bot
+
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A table entry's search options with this bot's overrides (an iteration budget given
+        alone replaces the entry's time budget)."""
+        if "iterations" in self.overrides and "millis" not in self.overrides:
+            options.pop("millis", None)
+        options.update(self.overrides)
+        return options
 
     def searcher_for(self, state: Any) -> Any:
         """The compiled searcher this bot uses for `state`'s game (made if needed), e.g. to
@@ -382,6 +388,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
               "game's move prior) or net (Mount Tai: the net's policy, issue 38)"),
     "puct": (float, 0.0, "PUCT weight on the prior: + puct * prior * sqrt(avail) / (visits + 1) "
              "(0: off)"),
+    "mix": (float, 0.0, "leaf value mixing: each iteration's reward is (1 - mix) x its playout's "
+            "+ mix x the evaluation of the leaf the playout starts from (0: playouts alone)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

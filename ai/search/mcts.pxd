@@ -83,6 +83,9 @@ ctypedef struct SearchConfig:
     double puct             # PUCT weight: a child's score gains puct * prior * sqrt(avail) /
                             # (visits + 1), AlphaZero's term with ISMCTS's availability count
                             # for the parent's visits (0: off)
+    double mix              # leaf value mixing (AlphaGo's lambda): an iteration's reward is
+                            # (1 - mix) x its playout's + mix x the evaluation (`evaluator`) of
+                            # the state the playout starts from; 0: the playout's alone
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

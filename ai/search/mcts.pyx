@@ -252,14 +252,29 @@ cdef int trail_push(Worker* w, int* length, int mover, int action) noexcept nogi
 
 cdef void playout(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_players,
                   int* trail_len, double* rewards) noexcept nogil:
-    """From w.work to the end (or the cut-off), then the rewards of every seat."""
-    cdef int steps = 0, n, i, a, mover, na = g.num_distinct_actions
-    cdef void* s = w.work
+    """From w.work to the end (or the cut-off), then the rewards of every seat (mixed with the
+    evaluation of w.work as it was, with `cfg.mix`)."""
+    cdef int i
     cdef int kind = cfg.playout
     cdef bint track = cfg.playout == PLAYOUT_MAST
     cdef EvaluateFn evaluate = g.evaluate if cfg.evaluator < 0 else g.evaluators[cfg.evaluator]
+    cdef double leaf[MAX_GAME_PLAYERS]
     if kind == PLAYOUT_HEURISTIC and g.move_prior == NULL:
         kind = PLAYOUT_RANDOM
+    if cfg.mix > 0.0 and evaluate != NULL and not g.is_terminal(w.work):
+        evaluate(w.work, leaf)
+        _playout_to_end(w, g, cfg, n_players, trail_len, rewards, kind, track, evaluate)
+        for i in range(n_players):
+            rewards[i] = (1.0 - cfg.mix) * rewards[i] + cfg.mix * leaf[i]
+        return
+    _playout_to_end(w, g, cfg, n_players, trail_len, rewards, kind, track, evaluate)
+
+
+cdef inline void _playout_to_end(Worker* w, const GameDef* g, const SearchConfig* cfg,
+                                 int n_players, int* trail_len, double* rewards, int kind,
+                                 bint track, EvaluateFn evaluate) noexcept nogil:
+    cdef int steps = 0, n, i, a, mover, na = g.num_distinct_actions
+    cdef void* s = w.work
     while not g.is_terminal(s):
         if cfg.cutoff > 0 and steps >= cfg.cutoff and evaluate != NULL:
             evaluate(s, rewards)
@@ -727,7 +742,7 @@ cdef class Searcher:
                  aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1,
                  seed=0, evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
                  chance=False, chance_layers=0, worlds=0, action_keys=False, prior="hand",
-                 puct=0.0):
+                 puct=0.0, mix=0.0):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -739,7 +754,7 @@ cdef class Searcher:
         self.cfg.prior = pick(PRIORS, prior, "prior")
         self.cfg.aggregate = pick(AGGREGATES, aggregate, "aggregate")
         for name, value in (("millis", millis), ("c", c), ("epsilon", epsilon), ("bias", bias),
-                            ("puct", puct)):
+                            ("puct", puct), ("mix", mix)):
             # NaN passes every comparison below and would make the search loop forever (a NaN
             # deadline never passes) or select nothing; infinity is a budget that never ends.
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isfinite(value):
@@ -747,6 +762,8 @@ cdef class Searcher:
         _check_budget(iterations, millis)
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be in [0, 1], got {mix}")
         if c < 0 or bias < 0 or cutoff < 0 or puct < 0:
             raise ValueError("c, bias, puct and cutoff must not be negative")
         if prior != "hand" and bias == 0 and puct == 0:
@@ -788,6 +805,7 @@ cdef class Searcher:
         self.cfg.worlds = worlds
         self.cfg.action_keys = 1 if action_keys else 0
         self.cfg.puct = puct
+        self.cfg.mix = mix
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -801,7 +819,8 @@ cdef class Searcher:
                            reuse=reuse, reuse_reveals=reuse_reveals, threads=threads, seed=seed,
                            evaluation=evaluation, goal_margin=goal_margin, normalize=normalize,
                            oracle=oracle, chance=chance, chance_layers=chance_layers,
-                           worlds=worlds, action_keys=action_keys, prior=prior, puct=puct)
+                           worlds=worlds, action_keys=action_keys, prior=prior, puct=puct,
+                           mix=mix)
 
     def __dealloc__(self):
         self._free_workers()
