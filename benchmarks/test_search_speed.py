@@ -62,3 +62,25 @@ def test_openspiel_ismcts_opening(benchmark: Any, game: str, players: int) -> No
 
     benchmark.pedantic(search, rounds=3, warmup_rounds=0)
     benchmark.extra_info["iterations_per_second"] = THEIR_ITERATIONS / benchmark.stats.stats.mean
+
+
+LEAF_VALUES = ["", ",mix=0.5,evaluation=hand", ",mix=0.5,evaluation=learned",
+               ",cutoff=16,evaluation=learned"]
+
+
+@pytest.mark.parametrize("extra", LEAF_VALUES, ids=["playouts", "mix-hand", "mix-learned",
+                                                    "cutoff16-learned"])
+def test_leaf_value_cost(benchmark: Any, extra: str) -> None:
+    """`strong`'s Dragon search (2 players, the midgame position) with a value at the leaf:
+    mixed into each playout's reward, or in place of the playout's end. The same iterations
+    each, so the ratio of times is the cost (or the saving) of the value."""
+    state = positions(engine.load_game("dragon", players=2), seed=0)["midgame"]
+    bot = make_bot(f"strong(iterations=5000,reuse=false,seed=1{extra})")
+
+    def search() -> dict[str, Any]:
+        bot.restart()
+        return bot.analyse(state)
+
+    result = benchmark.pedantic(search, rounds=5, warmup_rounds=1)
+    assert result["iterations"] == 5000
+    benchmark.extra_info["iterations_per_second"] = 5000 / benchmark.stats.stats.mean

@@ -74,9 +74,6 @@ def main(argv: list[str] | None = None) -> int:
                    help="fit each seat's final score (ridge, then a softmax temperature) or "
                         "the winner itself (a conditional logit, ai/learn/winfit.py; several "
                         "players only)")
-    f.add_argument("--prior", metavar="MODEL",
-                   help="with --target win: a score model whose shares the fit is pulled "
-                        "towards (default: none, towards zero)")
     f.add_argument("--keep", metavar="MODEL",
                    help="a model file whose weights the sizes not in --own keep (default: fit "
                         "them too)")
@@ -156,14 +153,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.target == "win" and (args.own or args.own_tables or args.keep or args.hidden):
             ap.error("--target win fits one shared model: no --own, --own-tables, --keep or "
                      "--hidden")
-        if args.prior and args.target != "win":
-            ap.error("--prior goes with --target win")
-        prior = None
-        if args.prior:
-            try:
-                prior = fitting.read(args.prior)
-            except (OSError, ValueError) as e:
-                ap.error(f"--prior: {e}")
         if args.keep and not args.own and not args.own_tables:
             ap.error("--keep needs --own or --own-tables: what is fitted anew")
         kept = None
@@ -191,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if args.target == "win":
                 from ai.learn.winfit import fit_win
-                model = fit_win(data, seed=args.seed, prior=prior)
+                model = fit_win(data, seed=args.seed)
             else:
                 model = fitting.fit(data, seed=args.seed, hidden=args.hidden,
                                     own=tuple(args.own), penalties=tuple(args.penalties),

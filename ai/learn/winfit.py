@@ -61,18 +61,17 @@ class _Positions:
         e = np.exp(s)
         return e / np.add.reduceat(e, self.start)[self.pos]
 
-    def loss(self, w: np.ndarray, lam: float = 0.0, w0: np.ndarray | None = None) -> float:
-        """Mean winner log loss, plus lam / 2 x the squared distance from `w0`."""
+    def loss(self, w: np.ndarray, lam: float = 0.0) -> float:
+        """Mean winner log loss, plus lam / 2 x the squared weights."""
         p = np.clip(self.shares(w), 1e-300, None)
-        d = w if w0 is None else w - w0
-        return float(-(self.y * np.log(p)).sum() / self.n + 0.5 * lam * (d * d).sum())
+        return float(-(self.y * np.log(p)).sum() / self.n + 0.5 * lam * (w * w).sum())
 
 
-def _newton(data: _Positions, lam: float, w0: np.ndarray) -> np.ndarray:
-    """The fit's weights [BUCKETS, F] (standardized features), penalized towards `w0`."""
+def _newton(data: _Positions, lam: float) -> np.ndarray:
+    """The penalized fit's weights [BUCKETS, F] (standardized features)."""
     f = data.z.shape[1]
-    w = w0.copy()
-    loss = data.loss(w, lam, w0)
+    w = np.zeros((BUCKETS, f))
+    loss = data.loss(w, lam)
     for _ in range(MAX_STEPS):
         p = data.shares(w)
         g_row = (p - data.y) / data.n
@@ -86,13 +85,13 @@ def _newton(data: _Positions, lam: float, w0: np.ndarray) -> np.ndarray:
         for a, c, i, j in data.pairs:
             hess[a * f:(a + 1) * f, c * f:(c + 1) * f] -= pz[i].T @ pz[j]
         hess /= data.n
-        grad += lam * (w - w0)
+        grad += lam * w
         hess += lam * np.eye(BUCKETS * f)
         step = np.linalg.solve(hess, grad.ravel()).reshape(w.shape)
         t = 1.0
         while True:                                  # backtrack until the loss falls
             trial = w - t * step
-            new = data.loss(trial, lam, w0)
+            new = data.loss(trial, lam)
             if new <= loss or t < 1e-4:
                 break
             t *= 0.5
@@ -127,12 +126,9 @@ def _standardize(x: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
 
 
 def fit_win(data: dict[str, np.ndarray], seed: int = 1,
-            penalties: tuple[float, ...] = WIN_PENALTIES, prior: Model | None = None) -> Model:
+            penalties: tuple[float, ...] = WIN_PENALTIES) -> Model:
     """Weights per stage fitted on the winners of the training games, the penalty that names
-    the held-out winners best; every temperature 1 (the weights carry the scale).
-    With a `prior` (a score model), the penalty pulls towards its weights over its temperature
-    (the shares it gives), so that a large penalty keeps the prior and a small one the win fit;
-    without one, towards zero."""
+    the held-out winners best; every temperature 1 (the weights carry the scale)."""
     names = feature_names(str(data["game"]))
     if names[0] != "bias":
         raise ValueError("the first feature must be the constant 'bias'")
@@ -150,18 +146,10 @@ def fit_win(data: dict[str, np.ndarray], seed: int = 1,
     mu, sd = x[train].mean(axis=0), x[train].std(axis=0)
     tr = _positions(data, train, mu, sd)
     te = _positions(data, test, mu, sd)
-    w0 = np.zeros((BUCKETS, len(names)))
-    if prior is not None:
-        if list(prior.features) != names:
-            raise ValueError("the prior was fitted on other features")
-        # Shared weights: the 2-player ones over their temperature, per stage.
-        w0 = _std_weights(prior.weights[1] / prior.temp[1][:, None], mu, sd)
     best = None
     tried = {}
-    if prior is not None:
-        tried["prior"] = round(te.loss(w0), 5)
     for lam in penalties:
-        w = _newton(tr, lam, w0)
+        w = _newton(tr, lam)
         held = te.loss(w)
         tried[f"{lam:g}"] = round(held, 5)
         if best is None or held < best[0]:
@@ -170,20 +158,9 @@ def fit_win(data: dict[str, np.ndarray], seed: int = 1,
     raw = _raw_weights(best[2], mu, sd)
     weights = np.repeat(raw[None], MODES, axis=0)
     info = {"seed": seed, "target": "win", "lambda": best[1], "held_out_loss": tried,
-            "prior": None if prior is None else prior.info.get("name", "a score model"),
             "positions": int(tr.n + te.n), "games": int(len(np.unique(data["group"])))}
     return Model(str(data["game"]), names, weights, np.ones(BUCKETS),
                  np.ones((MODES, BUCKETS)), info)
-
-
-def _std_weights(raw: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
-    """The inverse of `_raw_weights`: weights on the standardized features."""
-    ok = sd > 1e-9
-    ok[0] = False
-    w = np.zeros_like(raw)
-    w[:, ok] = raw[:, ok] * sd[ok]
-    w[:, 0] = raw[:, 0] + (raw[:, 1:] * mu[1:]).sum(axis=1)   # constant columns: their mean
-    return w
 
 
 def _raw_weights(w: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
