@@ -360,7 +360,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "millis": (float, 0.0, "time budget in milliseconds (default 1000 when no budget is given)"),
     "c": (float, 0.7, "UCB1 exploration constant"),
     "reward": (str, "win", "win (ties shared), rank, or margin (score margin in [0, 1])"),
-    "playout": (str, "random", "random, heuristic (epsilon-greedy on the move prior) or mast"),
+    "playout": (str, "random", "random, heuristic (epsilon-greedy on the move prior), sample "
+                "(moves drawn in proportion to the move prior) or mast"),
     "epsilon": (float, 0.1, "heuristic/MAST playouts: probability of a random move"),
     "cutoff": (int, 0, "playout steps before the game's evaluation scores the state (0: to the end)"),
     "bias": (float, 0.0, "progressive bias weight on the move prior (0: off)"),

@@ -22,6 +22,7 @@ cdef enum:
     PLAYOUT_RANDOM = 0      # uniform over legal actions
     PLAYOUT_HEURISTIC = 1   # epsilon-greedy over the game's move prior
     PLAYOUT_MAST = 2        # epsilon-greedy over the move-average rewards (per seat and action)
+    PLAYOUT_SAMPLE = 3      # epsilon-random, else drawn in proportion to the game's move prior
 
     FINAL_VISITS = 0        # the most visited root action
     FINAL_MEAN = 1          # the root action with the best mean reward (min. 1 visit)

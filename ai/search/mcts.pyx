@@ -25,7 +25,8 @@ from engine.core.args import check_seat
 
 MODES = {"pimc": MODE_PIMC, "ismcts": MODE_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
-PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "mast": PLAYOUT_MAST}
+PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "mast": PLAYOUT_MAST,
+            "sample": PLAYOUT_SAMPLE}
 FINALS = {"visits": FINAL_VISITS, "mean": FINAL_MEAN}
 AGGREGATES = {"visits": AGG_VISITS, "vote": AGG_VOTE}
 STOP_NAMES = {STOP_BUDGET: "budget", STOP_CLEAR: "clear", STOP_SOFT: "soft"}
@@ -236,6 +237,41 @@ cdef int argmax_random(const double* v, int n, Rng* rng) noexcept nogil:
     return best
 
 
+cdef int sample_weighted(const double* v, int n, Rng* rng) noexcept nogil:
+    """An index drawn with probability v[i] / sum(v) (v >= 0); uniform if all are 0."""
+    cdef int i
+    cdef double total = 0.0, r
+    for i in range(n):
+        total += v[i]
+    if not total > 0.0:
+        return rng_below(rng, n)
+    r = rng_uniform(rng) * total
+    for i in range(n - 1):
+        r -= v[i]
+        if r < 0.0:
+            return i
+    return n - 1
+
+
+def _debug_sample_weighted(weights, int draws, uint64_t seed) -> list:
+    """Test hook: how often `sample_weighted` draws each index of `weights` in `draws` draws."""
+    cdef int n = len(weights), i
+    cdef double* v = <double*>malloc(max(n, 1) * sizeof(double))
+    cdef Rng r
+    if v == NULL:
+        raise MemoryError()
+    counts = [0] * n
+    try:
+        for i in range(n):
+            v[i] = float(weights[i])
+        rng_seed(&r, seed)
+        for _ in range(draws):
+            counts[sample_weighted(v, n, &r)] += 1
+    finally:
+        free(v)
+    return counts
+
+
 cdef int trail_push(Worker* w, int* length, int mover, int action) noexcept nogil:
     cdef int* grown
     if length[0] == w.trail_cap:
@@ -259,7 +295,7 @@ cdef void playout(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_pl
     cdef bint track = cfg.playout == PLAYOUT_MAST
     cdef EvaluateFn evaluate = g.evaluate if cfg.evaluator < 0 else g.evaluators[cfg.evaluator]
     cdef double leaf[MAX_GAME_PLAYERS]
-    if kind == PLAYOUT_HEURISTIC and g.move_prior == NULL:
+    if (kind == PLAYOUT_HEURISTIC or kind == PLAYOUT_SAMPLE) and g.move_prior == NULL:
         kind = PLAYOUT_RANDOM
     if cfg.mix > 0.0 and evaluate != NULL and not g.is_terminal(w.work):
         evaluate(w.work, leaf)
@@ -288,6 +324,9 @@ cdef inline void _playout_to_end(Worker* w, const GameDef* g, const SearchConfig
         elif kind == PLAYOUT_HEURISTIC:
             g.move_prior(s, w.acts, n, w.prior)
             a = w.acts[argmax_random(w.prior, n, &w.rng)]
+        elif kind == PLAYOUT_SAMPLE:
+            g.move_prior(s, w.acts, n, w.prior)
+            a = w.acts[sample_weighted(w.prior, n, &w.rng)]
         else:
             for i in range(n):
                 a = mover * na + w.acts[i]

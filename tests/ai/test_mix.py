@@ -67,3 +67,22 @@ def test_the_bot_spec_takes_mix():
     bot = make_bot("strong(iterations=200,mix=0.5,evaluation=learned)")
     s = _position(5, 3)
     assert bot.analyse(s)["action"] in s.legal_actions()
+
+
+def test_sample_playouts_draw_in_proportion_to_the_prior():
+    from ai.search.mcts import _debug_sample_weighted
+    weights = [0.5, 0.0, 2.0, 1.5, 0.0]
+    counts = _debug_sample_weighted(weights, 40000, 7)
+    assert counts[1] == counts[4] == 0               # a weight of 0 is never drawn
+    for w, c in zip(weights, counts):
+        if w:                                        # 40,000 draws: within 4 standard errors
+            p = w / sum(weights)
+            assert abs(c / 40000 - p) < 4 * (p * (1 - p) / 40000) ** 0.5
+    uniform = _debug_sample_weighted([0.0] * 4, 8000, 3)
+    assert min(uniform) > 1800                       # all 0: uniform (2,000 each expected)
+
+
+def test_a_sample_playout_search_plays_legal_moves():
+    s = next(p for p in (_position(6, k) for k in range(9, 40)) if len(p.legal_actions()) > 1)
+    out = make_bot("strong(iterations=500,playout=sample)").analyse(s)
+    assert out["action"] in s.legal_actions() and out["iterations"] == 500
