@@ -362,7 +362,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "reward": (str, "win", "win (ties shared), rank, or margin (score margin in [0, 1])"),
     "playout": (str, "random", "random, heuristic (epsilon-greedy on the move prior), sample "
                 "(moves drawn in proportion to the move prior) or mast"),
-    "epsilon": (float, 0.1, "heuristic/MAST playouts: probability of a random move"),
+    "epsilon": (float, 0.1, "heuristic, sample and MAST playouts: probability of a random "
+                "move"),
     "cutoff": (int, 0, "playout steps before the game's evaluation scores the state (0: to the end)"),
     "bias": (float, 0.0, "progressive bias weight on the move prior (0: off)"),
     "final": (str, "visits", "final move by most visits or best mean"),
@@ -390,7 +391,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "puct": (float, 0.0, "PUCT weight on the prior: + puct * prior * sqrt(avail) / (visits + 1) "
              "(0: off)"),
     "mix": (float, 0.0, "leaf value mixing: each iteration's reward is (1 - mix) x its playout's "
-            "+ mix x the evaluation of the leaf the playout starts from (0: playouts alone)"),
+            "+ mix x the evaluation of the leaf the playout starts from (0: playouts alone; the "
+            "evaluation is a share of the win, so meant for reward=win)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,
