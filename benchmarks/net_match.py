@@ -39,6 +39,8 @@ def main() -> None:
     ap.add_argument("--model", help="the Dragon model file evaluation=learned uses (default: "
                                     "the shipped eval_model.json); the workers fork with it")
     args = ap.parse_args()
+    if args.model and args.game != "dragon":
+        ap.error("--model is Dragon's evaluation file (Mount Tai's net: --net)")
     if args.model:
         from engine.dragon.learned import load_model
         print(f"model: {load_model(args.model)}", flush=True)

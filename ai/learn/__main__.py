@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from ai.learn.fit import LAMBDAS
+from ai.learn.winfit import WIN_PENALTIES, fit_win
 
 
 def _play_and_save(args: argparse.Namespace, play: Callable[[], dict[str, np.ndarray]],
@@ -64,9 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--own", type=int, nargs="+", default=[], metavar="PLAYERS",
                    help="table sizes (1 = solo .. 4) fitted on their own games (default: none, "
                         "one shared fit)")
-    f.add_argument("--penalties", type=float, nargs="+", default=list(LAMBDAS),
-                   help="ridge penalties to choose from on the held-out games "
-                        f"(default: {' '.join(f'{v:g}' for v in LAMBDAS)})")
+    f.add_argument("--penalties", type=float, nargs="+", default=None,
+                   help="penalties to choose from on the held-out games (default: ridge "
+                        f"{' '.join(f'{v:g}' for v in LAMBDAS)}; with --target win "
+                        f"{' '.join(f'{v:g}' for v in WIN_PENALTIES)})")
     f.add_argument("--own-tables", type=int, nargs="+", default=[], metavar="TABLE",
                    help="solo tables (0 the plain game, 1-8 the challenge games) given weights "
                         "and spreads of their own, fitted on their games together")
@@ -145,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fit":
         if any(not 1 <= k <= fitting.MODES for k in args.own):
             ap.error(f"--own: table sizes are 1 (solo) to {fitting.MODES} players")
+        if args.penalties is None:
+            args.penalties = list(WIN_PENALTIES if args.target == "win" else LAMBDAS)
         if any(not lam > 0 for lam in args.penalties):
             ap.error("--penalties must be positive")
         if any(not 0 <= t < fitting.SOLO_TABLES for t in args.own_tables):
@@ -179,8 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fit":
         try:
             if args.target == "win":
-                from ai.learn.winfit import fit_win
-                model = fit_win(data, seed=args.seed)
+                model = fit_win(data, seed=args.seed, penalties=tuple(args.penalties))
             else:
                 model = fitting.fit(data, seed=args.seed, hidden=args.hidden,
                                     own=tuple(args.own), penalties=tuple(args.penalties),

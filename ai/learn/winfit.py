@@ -34,6 +34,8 @@ class _Positions:
         self.start = start                          # [positions] first row of each
         self.pos = np.repeat(np.arange(len(start)), np.diff(np.append(start, n)))
         total = np.add.reduceat(won, start)
+        if not (total > 0).all():
+            raise ValueError("a position's seats share no win (its 'won' sums to 0)")
         self.y = won / total[self.pos]              # the win's share, summing to 1
         self.n = len(start)
         size = np.diff(np.append(start, n))

@@ -7,10 +7,10 @@ search corrects them); they must only be cheap and point the right way.
 """
 
 from libc.math cimport exp
-
-from engine.core.shares cimport win_shares
 from libc.string cimport memset
 from libc.stdint cimport uint8_t
+
+from engine.core.shares cimport win_shares
 
 from engine.dragon.state cimport *
 from engine.core.state cimport State as CoreState

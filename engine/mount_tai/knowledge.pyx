@@ -13,9 +13,9 @@ are rough on purpose (the search corrects them); they must only be cheap and poi
 """
 
 from libc.math cimport exp
+from libc.stdint cimport uint8_t, uint32_t
 
 from engine.core.shares cimport win_shares
-from libc.stdint cimport uint8_t, uint32_t
 
 from engine.mount_tai.state cimport *
 from engine.mount_tai.tables cimport MTTables, mt_tables

@@ -98,8 +98,24 @@ def test_bad_requests_are_refused_and_nothing_is_written(tmp_path, capsys):
         with pytest.raises(SystemExit):
             main(["fit", str(path), "--target", "win", "--out", str(out), *extra])
         assert "--target win fits one shared model" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["fit", str(path), "--target", "win", "--penalties", "0", "--out", str(out)])
+    assert "--penalties must be positive" in capsys.readouterr().err
     assert not out.exists()
     with pytest.raises(ValueError, match="penalties must be positive"):
         fit_win(data, penalties=(0.0,))
+    no_win = dict(data, won=np.zeros_like(data["won"]))
+    with pytest.raises(ValueError, match="share no win"):
+        fit_win(no_win)
     with pytest.raises(ValueError, match="only 0 training positions of several players"):
         fit_win({k: (v[:5] if v.ndim else v) for k, v in data.items()})
+
+
+def test_the_win_fit_takes_the_penalties_given(tmp_path):
+    from ai.learn.__main__ import main
+    path, out = tmp_path / "d.npz", tmp_path / "m.json"
+    np.savez(path, **_games(1500, seed=7))
+    assert main(["fit", str(path), "--target", "win", "--penalties", "0.5", "2",
+                 "--out", str(out)]) == 0
+    model = fitting.read(str(out))
+    assert set(model.info["held_out_loss"]) == {"0.5", "2"} and model.info["lambda"] in (0.5, 2)
