@@ -6,7 +6,8 @@
 
 Each line: `strong(iterations=N,CANDIDATE)` against `strong(iterations=N)` (with --millis:
 the same at M ms a move), 2-player Mount Tai
-unless -o says otherwise, the candidate taking both seats of every deal (ai.evaluate's
+unless -o says otherwise (with `-o players=N` the baseline takes the other N-1 seats), the
+candidate taking every seat of every deal in turn (ai.evaluate's
 head_to_head: wins with ties shared, 95% Wilson interval). The figures are in
 ai/NET_MOUNT_TAI.md.
 """
@@ -50,9 +51,10 @@ def main() -> None:
     options = parse_game_options(args.option)
     budget = f"millis={args.millis:g}" if args.millis else f"iterations={args.iterations}"
     base = f"{args.baseline}({budget})"
+    seats = int(options.get("players", 2))
     for cand in args.only or CANDIDATES:
         spec = f"strong({budget},{cand})"
-        r = head_to_head(args.game, spec, [base], args.deals, options=options,
+        r = head_to_head(args.game, spec, [base] * (seats - 1), args.deals, options=options,
                          workers=args.workers, seed=args.seed)
         print(f"{cand:40} vs {base}: {r}  ({r.seconds_per_move * 1000:.0f} ms/move)",
               flush=True)
