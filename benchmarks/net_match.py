@@ -52,6 +52,8 @@ def main() -> None:
     budget = f"millis={args.millis:g}" if args.millis else f"iterations={args.iterations}"
     base = f"{args.baseline}({budget})"
     seats = int(options.get("players", 2))
+    if seats < 2:
+        ap.error("a match needs 2 or more players (-o players=N)")
     for cand in args.only or CANDIDATES:
         spec = f"strong({budget},{cand})"
         r = head_to_head(args.game, spec, [base] * (seats - 1), args.deals, options=options,
