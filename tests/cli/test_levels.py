@@ -16,7 +16,7 @@ from ladder.table.play import PlaySession
 runner = CliRunner()
 CHEAP_HINT = ["--hint-bot", "ismcts(iterations=100)"]
 PRESET_GAMES = [g for g in LEVELS if g != "default"]
-README = Path(__file__).resolve().parents[2] / "README.md"
+LEVELS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "LEVELS.md"
 
 
 @pytest.fixture(autouse=True)
@@ -50,11 +50,11 @@ def test_levels_are_numbered_from_1_and_each_spec_makes_a_bot(game):
 
 @pytest.mark.parametrize("game", PRESET_GAMES)
 def test_the_readme_gives_every_preset_its_measured_row(game):
-    """A changed preset needs a new calibration: the README's table names every level's bot."""
-    text = README.read_text()
+    """A changed preset needs a new calibration: docs/LEVELS.md's table names every level's bot."""
+    text = LEVELS_PAGE.read_text()
     for lv in levels_for(game):
         assert re.search(rf"\| {lv.number} {re.escape(lv.name)} \| `{re.escape(lv.spec)}",
-                         text), f"README lacks {game} level {lv.number} ({lv.spec})"
+                         text), f"docs/LEVELS.md lacks {game} level {lv.number} ({lv.spec})"
 
 
 @pytest.mark.parametrize("game", PRESET_GAMES)
