@@ -129,9 +129,11 @@ def bot_label(game: str, spec: str) -> str:
 
 def level_spec(game: str, number: int) -> str:
     """The bot spec of level `number` of `game`; a level the game lacks is a LevelError (one
-    line) that lists the game's levels."""
-    for lv in levels_for(game):
+    line of 80 columns) that names the game's lowest and highest levels."""
+    levels = levels_for(game)
+    for lv in levels:
         if lv.number == number:
             return lv.spec
-    raise LevelError(f"{game} has no level {number}; its levels are {level_names(game)} "
-                     f"(`tianti bots` shows their bots)")
+    first, last = levels[0], levels[-1]
+    raise LevelError(f"{game} has no level {number}: they go from 1 ({first.name}) to "
+                     f"{last.number} ({last.name})")
