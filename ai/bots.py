@@ -545,15 +545,16 @@ def make_bot(spec: str, **overrides: Any) -> Bot:
     if name.startswith("python:"):
         return _python_bot(name, raw)
     if name not in _REGISTRY:
+        # One suggestion, not the list: the message stays one line (`tianti bots` lists all).
         raise BotSpecError(f"unknown bot {name!r}{did_you_mean(name, bot_names())}; "
-                           f"known bots: {', '.join(bot_names())}")
+                           f"see `tianti bots`")
     factory, declared = _REGISTRY[name]
     kwargs: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in declared:
-            allowed = ", ".join(declared) or "none"
-            raise BotSpecError(f"bot {name!r} has no option {key!r}{did_you_mean(key, declared)}; "
-                               f"its options: {allowed}")
+            # The closest name, else the list: the message stays one line of 80 columns.
+            hint = did_you_mean(key, declared) or f"; its options: {', '.join(declared) or 'none'}"
+            raise BotSpecError(f"bot {name!r} has no option {key!r}{hint}")
         kwargs[key] = _convert(value, declared[key][0], name, key)
     kwargs.update(overrides)
     try:

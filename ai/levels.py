@@ -3,7 +3,7 @@
 Level 1 is a beginner's opponent and the highest level is the `strong` bot (the default
 opponent). The presets are data, kept here so that a recalibration changes one table; the
 measured strength of each level (its rating, its win rate against the level below with a 95%
-interval, its time a move) is in the README, from `benchmarks/calibrate_levels.py`.
+interval, its time a move) is in docs/LEVELS.md, from `benchmarks/calibrate_levels.py`.
 
 Why these bots: the heuristic bot with a chance of random moves (`epsilon`) is a weak but
 sensible-looking opponent; the heuristic bot alone plays the game's move prior greedily; above
@@ -80,7 +80,7 @@ LEVELS: dict[str, tuple[Level, ...]] = {
     # Mount Tai: the steps below `strong` are the heuristic with fewer random moves, not search
     # budgets: before issue 14 the search needed about 10,000 iterations to win three games in
     # four against greedy (ai/STRONG_MOUNT_TAI.md). Since, `strong` at 10,000 wins nine in ten
-    # (README); budgets between greedy and `strong` have not been calibrated again.
+    # (docs/LEVELS.md); budgets between greedy and `strong` have not been calibrated again.
     "mount-tai": _ladder((_BEGINNER, _CASUAL, _GREEDY), _MOUNT_TAI_SEARCH, ()),
     # Games without their own presets (the `fusion` test game): not calibrated.
     "default": (
@@ -129,9 +129,11 @@ def bot_label(game: str, spec: str) -> str:
 
 def level_spec(game: str, number: int) -> str:
     """The bot spec of level `number` of `game`; a level the game lacks is a LevelError (one
-    line) that lists the game's levels."""
-    for lv in levels_for(game):
+    line of 80 columns) that names the game's lowest and highest levels."""
+    levels = levels_for(game)
+    for lv in levels:
         if lv.number == number:
             return lv.spec
-    raise LevelError(f"{game} has no level {number}; its levels are {level_names(game)} "
-                     f"(`tianti bots` shows their bots)")
+    first, last = levels[0], levels[-1]
+    raise LevelError(f"{game} has no level {number}: they go from 1 ({first.name}) to "
+                     f"{last.number} ({last.name})")

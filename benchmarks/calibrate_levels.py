@@ -1,5 +1,5 @@
-"""Calibrate the difficulty levels of `tianti play --level N` (ai/levels.py): the table in the
-README.
+"""Calibrate the difficulty levels of `tianti play --level N` (ai/levels.py): the tables in
+docs/LEVELS.md.
 
     nice .venv/bin/python benchmarks/calibrate_levels.py --game dragon --seed 1
 

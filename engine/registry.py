@@ -25,8 +25,10 @@ def game_names() -> list[str]:
 
 def game_class(name: str) -> type:
     if not isinstance(name, str) or name not in _GAMES:
-        raise OptionError(f"unknown game {name!r}{did_you_mean(name, game_names())}; "
-                          f"known games: {', '.join(game_names())}")
+        # The closest name, else the list: the message stays one line of 80 columns.
+        hint = (did_you_mean(name, game_names())
+                or f"; known games: {', '.join(game_names())}")
+        raise OptionError(f"unknown game {name!r}{hint}")
     module, cls = _GAMES[name].split(":")
     return getattr(importlib.import_module(module), cls)
 

@@ -6,13 +6,11 @@ from collections.abc import Iterable
 
 
 def did_you_mean(word: str, names: Iterable[str]) -> str:
-    """' (did you mean X?)' with the names closest to a misspelt `word` (difflib), for an
-    error message; '' when none is close."""
-    close = difflib.get_close_matches(str(word), list(names), n=3, cutoff=0.6)
-    if not close:
-        return ""
-    either = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]
-    return f" (did you mean {either}?)"
+    """' (did you mean X?)' with the name closest to a misspelt `word` (difflib), for an
+    error message; '' when none is close. One name only, so that the message stays one line of
+    an 80-column terminal ("did you mean strong?", not every strong-vN after it)."""
+    close = difflib.get_close_matches(str(word), list(names), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 class TiantiError(Exception):

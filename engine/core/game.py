@@ -53,10 +53,11 @@ class Game:
         known = {o.name: o for o in self.OPTIONS}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            allowed = ", ".join(known)
+            # The closest name, else the list (`tianti games` lists every game's options).
+            hint = did_you_mean(unknown[0], known) or f"; allowed: {', '.join(known)}"
             raise OptionError(
                 f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
-                f"for {self.NAME}{did_you_mean(unknown[0], known)}; allowed: {allowed}"
+                f"for {self.NAME}{hint}"
             )
         values = {}
         for name, opt in known.items():

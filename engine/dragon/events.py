@@ -200,8 +200,8 @@ def _vp(how: Callable[[Ctx], str]) -> Callable[[Ctx], str]:
 
 def _vp_festival(c: Ctx) -> str:
     rank = "most" if c["vp"] == data.FESTIVAL_VP[0] else "second most"
-    return (f"dragon festival: {rank} fireworks ({c['fireworks']}), "
-            f"returns {c['returned']}")
+    return (f"dragon festival: {rank} fireworks ({_n(c['fireworks'], 'tile')}), "
+            f"returns {_n(c['returned'], 'tile')}")
 
 
 def _vp_wall(c: Ctx) -> str:
@@ -268,7 +268,7 @@ KINDS: tuple[EventKind, ...] = (
                         f"eruption, keeping place {c['place']} in the order"),
     EventKind("quake_due", ("floors", "has"),
               lambda c: f"{c['who']} must remove {_n(c['floors'], 'palace floor')} in the "
-                        f"earthquake (has {c['has']})"),
+                        f"earthquake (has {_n(c['has'], 'floor')})"),
     EventKind("floor_lost", ("palace", "floors_left", "gone"), _floor_lost),
     EventKind("flood_due", ("total", "discards"),
               lambda c: f"{c['who']} must discard {c['discards']} of its {c['total']} yuan, "

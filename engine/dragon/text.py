@@ -344,7 +344,10 @@ def compact_text(snap: Snapshot, viewer: int | None = None, width: int = COMPACT
     lines: list[str] = []
     if playing:
         head = f"Month {month} of 12, event: {event_name(events[month - 1])}"
-        lines.extend(wrap(head + " | next: ", _event_row(snap, month + 1)[:3], width))
+        upcoming = _event_row(snap, month + 1)[:3]
+        # The last month has no "next:" (an empty one reads as if something were missing).
+        lines.extend(wrap(head + " | next: ", upcoming, width) if upcoming
+                     else [head + " (the last month)"])
     else:
         lines.append("Starting draft (month 1 of 12 comes next)"
                      if snap["phase"] in ("draft", "start") else "Game over")

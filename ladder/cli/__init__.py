@@ -22,6 +22,7 @@ from typer.core import TyperGroup
 from engine.core.errors import TiantiError
 from ladder.cli import (bench, bot, bots, games, play, ratings, replay, review, rules,
                         tournament, watch)
+from ladder.cli.errorline import fit_error
 
 
 def version() -> str:
@@ -54,7 +55,7 @@ class GuardedGroup(TyperGroup):
             code = super().main(*args, standalone_mode=False, **kwargs)
         except USAGE_ERROR as e:
             if type(e).__name__ != "NoArgsIsHelpError":  # that one has printed the help
-                typer.secho(f"error: {usage_message(e)}", fg=typer.colors.RED, err=True,
+                typer.secho(f"error: {fit_error(usage_message(e))}", fg=typer.colors.RED, err=True,
                             color=False if os.environ.get("NO_COLOR") else None)
             sys.exit(getattr(e, "exit_code", 2))
         except typer.Abort:
@@ -103,15 +104,22 @@ def usage_message(e: Exception) -> str:
     name = getattr(e, "option_name", None)
     possible = getattr(e, "possibilities", None)
     if name and possible is not None:  # an unknown option
-        close = sorted(possible, key=lambda p: -difflib.SequenceMatcher(None, name, p).ratio())
-        text = f"no such option {name}" + (f"; did you mean {_either(close)}?" if close else "")
+        # The closest one only, when close: the line stays within 80 columns (`--help` lists
+        # them all).
+        close = difflib.get_close_matches(name, list(possible), n=1, cutoff=0.6)
+        text = f"no such option {name}" + (f"; did you mean {close[0]}?" if close else "")
     else:
         lines = [line.strip() for line in str(e.format_message()).splitlines() if line.strip()]
         text = " ".join(lines).rstrip(".") or type(e).__name__
         text = text[0].lower() + text[1:]
         m = re.fullmatch(r"(no such command '.*')\. Did you mean (.*)\?", text)
-        if m:  # Typer's own suggestions, worded as ours
-            text = f"{m.group(1)}; did you mean {_either(m.group(2).split(', '))}?"
+        if m:  # Typer's own suggestions, worded as ours, the closest one only
+            text = f"{m.group(1)}; did you mean {m.group(2).split(', ')[0]}?"
+        # A bad value: what was wrong, without the validator's repetitions ("Input should be
+        # a valid integer, unable to parse string as an integer" says it twice).
+        text = re.sub(r"(: )Value error, ", r"\1", text)
+        text = re.sub(r", unable to parse string as an? \w+", "", text)
+        text = re.sub(r": Input should be ", ": should be ", text)
     ctx = getattr(e, "ctx", None)
     where = f"{ctx.command_path} --help" if ctx is not None else "--help"
     if ctx is not None and os.path.basename(sys.argv[0] if sys.argv else "").startswith("tianti"):
@@ -120,13 +128,8 @@ def usage_message(e: Exception) -> str:
     return f"{text} (try '{where}')"
 
 
-def _either(names: list[str]) -> str:
-    """'a', 'a or b', 'a, b or c'."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
 def _one_line(ctx: typer.Context, message: str) -> None:
-    typer.secho(f"error: {message.splitlines()[0] if message else 'failed'}",
+    typer.secho(f"error: {fit_error(message)}",
                 fg=typer.colors.RED, err=True, color=False if os.environ.get("NO_COLOR") else None)
     raise typer.Exit(code=2)
 

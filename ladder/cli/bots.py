@@ -50,7 +50,7 @@ def _print_levels() -> None:
     from ai.levels import describe_levels
 
     typer.echo("")
-    typer.secho("Difficulty levels (tianti play --level N; measured in the README):", bold=True)
+    typer.secho("Difficulty levels (tianti play --level N; measured in docs/LEVELS.md):", bold=True)
     game = None
     for lv in describe_levels():
         if lv["game"] != game:

@@ -12,6 +12,7 @@ import typer
 
 from engine.core.errors import OptionError
 from engine.registry import game_names, load_game
+from ladder.cli.errorline import fit_error
 
 if TYPE_CHECKING:
     from ladder.table.narrate import Line
@@ -121,8 +122,9 @@ def make_game(name: str, players: int | None, pairs: list[str] | None):
 
 
 def fail(message: str) -> typer.Exit:
-    """Print an error the way every command does and return the exit to raise."""
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    """Print an error the way every command does (one line, fitted to 80 columns) and return
+    the exit to raise."""
+    typer.secho(f"error: {fit_error(message)}", fg=typer.colors.RED, err=True)
     return typer.Exit(code=2)
 
 

@@ -21,7 +21,7 @@ from ai.bots import parse_spec
 from ai.levels import level_names, level_spec, top_level
 from engine.core.errors import TiantiError
 from ladder.cli.options import ThinkOpt, check_think
-from engine.core.text import WIDTH, display_width, fit_lines, wrap
+from engine.core.text import WIDTH, display_width, fill, fit_lines, wrap
 from ladder.cli.options import (GameArg, GameOptionsOpt, PlayersOpt, SeedOpt, fail, merge_players,
                                 parse_game_options)
 from ladder.table.explain import choice_groups, explain_choice, legend
@@ -30,19 +30,34 @@ from ladder.table.narrate import HEADER, Line, render
 from ladder.table.play import (HUMAN, Choice, LoggedMove, PlayError, PlaySession,
                                default_save_path, find_save, saves_dir)
 
-HELP = """Commands at any prompt:
-  NUMBER or NAME   play that choice (an unambiguous prefix of the name is enough)
-  explain N        what choice N (or a name / prefix) does and costs
-  legend           what the board's words, numbers and letters mean
-  help             this text
-  hint             what the strong bot would play here, with its top moves
-  undo             back to your previous decision
-  board            the full board
-  log              what happened since your last decision (log all: the whole game)
-  save FILE        save the game (resume it with: {program} play --load FILE)
-  quit             save the game and stop
-  review           (after the game) where your decisions won or lost it
-The game is saved after every decision; `tianti rules GAME` explains the rules."""
+# The commands at play's prompt, as `help` lists them: (command, what it does).
+HELP_ROWS: tuple[tuple[str, str], ...] = (
+    ("NUMBER or NAME", "play that choice (an unambiguous prefix of its name will do)"),
+    ("explain N", "what choice N (or a name / prefix) does and costs"),
+    ("legend", "what the board's words, numbers and letters mean"),
+    ("help", "this text"),
+    ("hint", "what the strong bot would play here, with its top moves"),
+    ("undo", "back to your previous decision"),
+    ("board", "the full board"),
+    ("log", "what happened since your last move (log all: the whole game)"),
+    ("save FILE", "save the game (resume it with: {program} play --load FILE)"),
+    ("quit", "save the game and stop"),
+    ("review", "(after the game) where your decisions won or lost it"),
+)
+
+
+def help_text(program: str, width: int = WIDTH) -> str:
+    """`help`'s text: one row per command, the descriptions in one column, a description too
+    long for its row continued under that column (not under the command), within `width`."""
+    column = 2 + max(len(command) for command, _ in HELP_ROWS) + 3
+    lines = ["Commands at any prompt:"]
+    for command, what in HELP_ROWS:
+        body = fill(what.format(program=program), width - column)
+        lines.append(("  " + command).ljust(column) + body[0])
+        lines.extend(" " * column + rest for rest in body[1:])
+    lines.extend(fill("The game is saved after every decision; `tianti rules GAME` explains "
+                      "the rules.", width))
+    return "\n".join(lines)
 
 # Games whose narration ends with the final scoring and the ranking (ladder/table/narrate.py).
 NARRATED_RANKING = ("dragon", "mount-tai")
@@ -470,7 +485,7 @@ def _loop(session: Any, saver: Any, announce: Any, played: Any, show_thinking: b
                 word, _, arg = text.partition(" ")
                 word = word.lower()
                 if word == "help":
-                    say(HELP.format(program=program()))
+                    say(help_text(program()))
                 elif word == "quit":
                     saver.save_and_exit("quit")
                 elif word == "board":

@@ -186,8 +186,8 @@ def review(
             finally:
                 store.close()
         elif target.isdigit() and not Path(target).exists():
-            raise TiantiError(f"{target} is not a file; for a stored game give the run and the "
-                              f"game: tianti review RUN GAME --seat N")
+            raise TiantiError(f"{target} is not a file (a stored game: tianti review RUN GAME "
+                              f"--seat N)")
         else:
             source = sources.from_file(target, seat)
         result = run_review(source, settings, workers, use_cache=not no_cache)

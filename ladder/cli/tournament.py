@@ -17,7 +17,8 @@ from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOpt, JsonOpt,
                                 PlayersOpt, fail, make_game, open_store, output_format,
                                 write_csv)
-from engine.core.text import WIDTH, wrap
+from engine.core.text import WIDTH, display_width, fill, wrap
+from ladder.cli.errorline import fit_error
 from ladder.cli.screen import echo_fit, echo_table, hang, spec_pieces, words
 from ladder.names import display_name
 from ladder.tournament.stats import elo_text
@@ -306,6 +307,31 @@ def resume(
     _play(store, run_id, back, progress, out_fmt)
 
 
+def command_path(path: Path) -> str:
+    """`path` for a command to copy, short as the play resume hint writes it: relative to the
+    working folder when inside it, with `~` for the home folder, else whole; shell-quoted."""
+    p = Path(path).resolve()
+    try:
+        return shlex.quote(str(p.relative_to(Path.cwd().resolve())))
+    except (ValueError, OSError):
+        pass
+    try:
+        return "~/" + shlex.quote(str(p.relative_to(Path.home().resolve())))
+    except (ValueError, RuntimeError):
+        return shlex.quote(str(p))
+
+
+def _hint(lead: str, command: str) -> None:
+    """`lead` and a command to copy on stderr: on one line when it fits 80 columns, else the
+    lead fitted to 80 columns and the command whole on a line of its own (never broken)."""
+    if display_width(f"{lead} {command}") <= WIDTH:
+        typer.echo(f"{lead} {command}", err=True)
+        return
+    for line in fill(lead, WIDTH):
+        typer.echo(line, err=True)
+    typer.echo(f"  {command}", err=True)
+
+
 def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
           out_fmt: Format) -> None:
     from ladder.tournament.roster import runs_code
@@ -314,7 +340,7 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
     # the user who started a run with bots of their own code vouches for them on its resume
     trust = any(runs_code(s) for _, s in store.run(run_id).spec.bots)
     report = play_run(store, run_id, backend, progress=progress)
-    db_arg = f" --db {shlex.quote(str(store.path.resolve()))}"
+    db_arg = f" --db {command_path(store.path)}"
     resume = f"tianti tournament resume {run_id}{db_arg}{' --trust' if trust else ''}"
     if out_fmt is not Format.table:
         _emit_summary(store, run_id, report, out_fmt)
@@ -341,17 +367,17 @@ def _play(store: Store, run_id: int, backend: Backend, progress: bool | None,
         if not report.store_failure:
             _print_summary(store, run_id, report)
     if report.store_failure:
-        typer.secho(f"error: {report.failure}", fg=typer.colors.RED, err=True)
-        typer.echo(f"the run is interrupted ({report.done} of {report.planned} games stored); "
-                   f"once the store is usable again, resume with: {resume}", err=True)
+        typer.secho(f"error: {fit_error(report.failure)}", fg=typer.colors.RED, err=True)
+        _hint(f"the run is interrupted ({report.done} of {report.planned} games stored); "
+              f"once the store is usable again, resume with:", resume)
         raise typer.Exit(code=1)
     if report.status == "failed":
-        typer.secho(f"error: {report.failure}", fg=typer.colors.RED, err=True)
-        typer.echo(f"after fixing it, resume with: {resume}", err=True)
+        typer.secho(f"error: {fit_error(report.failure)}", fg=typer.colors.RED, err=True)
+        _hint("after fixing it, resume with:", resume)
         raise typer.Exit(code=1)
     if report.status == "interrupted":
-        typer.echo(f"interrupted: the games being played were dropped, {report.done} of "
-                   f"{report.planned} are stored. Resume with: {resume}", err=True)
+        _hint(f"interrupted: the games being played were dropped, {report.done} of "
+              f"{report.planned} are stored. Resume with:", resume)
         raise typer.Exit(code=130)
 
 

@@ -78,13 +78,12 @@ def test_the_resume_command_is_the_one_that_started_tianti_on_one_line(tmp_path,
 
 @pytest.mark.parametrize("args, message", [
     (["play", "--foo"], "error: no such option --foo"),
-    (["play", "--sead", "3"], "error: no such option --sead; did you mean --seed, --seat or "
-                              "--load? (try '"),
-    (["plya"], "error: no such command 'plya'; did you mean 'play' or 'replay'?"),
+    (["play", "--sead", "3"], "error: no such option --sead; did you mean --seed? (try '"),
+    (["plya"], "error: no such command 'plya'; did you mean 'play'?"),
     (["tournament", "lst"], "error: no such command 'lst'; did you mean 'list'?"),
     (["play", "--seat", "x"], "error: invalid value for '--seat'"),
     (["replay"], "error: missing argument 'run' (try '"),
-    (["play", "dargon"], "error: unknown game 'dargon' (did you mean dragon?); known games:"),
+    (["play", "dargon"], "error: unknown game 'dargon' (did you mean dragon?)"),
     (["watch", "-b", "heurstic"], "error: unknown bot 'heurstic' (did you mean heuristic?)"),
     (["watch", "-b", "heuristic(epsilom=0.1)"], "has no option 'epsilom' (did you mean "
                                                 "epsilon?)"),
@@ -168,16 +167,17 @@ def test_export_of_a_missing_run_is_a_one_line_error(tmp_path):
     result = runner.invoke(app, ["ladder", "export", "--run", "99", "--db", str(db),
                                  "--out", str(out)])
     assert result.exit_code == 2
+    shown = db if len(f"error: there is no run 99 in {db}; recent runs: 1") <= 80 else "…/e.db"
     assert result.output.splitlines() == [
-        f"error: there is no run 99 in {db}; recent runs: 1"], result.output
+        f"error: there is no run 99 in {shown}; recent runs: 1"], result.output
     assert not out.exists()
     good = runner.invoke(app, ["ladder", "export", "--run", "1", "--db", str(db)])
     assert good.exit_code == 0 and len(good.output.splitlines()) == 2
 
 
 def test_a_usage_error_points_at_the_help_of_tianti_as_it_was_started(monkeypatch):
-    monkeypatch.setattr(sys, "argv", [".venv/bin/tianti", "play", "--sead", "3"])
+    monkeypatch.setattr(sys, "argv", [".venv/bin/tianti", "play", "--xyzzy", "3"])
     monkeypatch.setattr("shutil.which", lambda name: None)  # make play: not on the PATH
-    result = runner.invoke(app, ["play", "--sead", "3"])
+    result = runner.invoke(app, ["play", "--xyzzy", "3"])
     assert result.exit_code == 2
     assert result.output.strip().endswith("(try '.venv/bin/tianti play --help')"), result.output

@@ -106,9 +106,9 @@ def test_dragon_festival_6_6_3_0():
     one = flat(out)
     assert ("Dragon festival: 2 players with the most fireworks (3) score 6 VP, 1 player "
             "with 2 score 3 VP") in one
-    assert "P2 +6 VP dragon festival: most fireworks (3), returns 2 (6 in all)" in one
-    assert "P4 +6 VP dragon festival: most fireworks (3), returns 2 (6 in all)" in one
-    assert "P0 +3 VP dragon festival: second most fireworks (2), returns 1 (3 in all)" in one
+    assert "P2 +6 VP dragon festival: most fireworks (3 tiles), returns 2 tiles (6 in all)" in one
+    assert "P4 +6 VP dragon festival: most fireworks (3 tiles), returns 2 tiles (6 in all)" in one
+    assert "P0 +3 VP dragon festival: second most fireworks (2 tiles), returns 1 tile (3 in all)" in one
     assert "P1 +" not in one.split("Month 5 scoring")[0]
     assert "P3 +" not in one.split("Month 5 scoring")[0]
 

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from ai.bots import make_bot
 from engine.core.text import display_width
 from ladder.cli import app
+from tests.cli.errors import error_message
 from ladder.table.play import PlaySession
 from ladder.review import GameReview
 
@@ -106,7 +107,7 @@ def test_a_stored_game_needs_its_seat(tmp_path):
     assert run.exit_code == 0, run.output
     missing = review("1", "1", "--db", str(db), *FAST)
     assert missing.exit_code == 2
-    assert "--seat N" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
+    assert "--seat N" in error_message(missing)
     ok = review("1", "1", "--db", str(db), "--seat", "1", *FAST)
     assert ok.exit_code == 0, ok.output
     assert "Review of P1" in ok.stdout
@@ -135,7 +136,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, data_dir, args, message):
     budget = [] if "--iterations" in args else ["--iterations", "20"]
     result = review(*args, "--db", str(db), *budget)
     assert result.exit_code == 2, result.output
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert message in error_message(result)
     assert sorted(p.name for p in data_dir.rglob("*")) == before     # nothing cached
     assert (tmp_path / "g.json").read_text() == saved
 

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ladder.cli import app
+from tests.cli.errors import error_message
 
 runner = CliRunner()
 CHEAP_HINT = ["--hint-bot", "ismcts(iterations=100)"]
@@ -58,8 +59,7 @@ def test_think_keeps_an_opponents_options_and_leaves_other_bots_alone(data_dir):
 def test_a_bad_think_is_one_line_exit_2_and_no_game_is_started(bad, message, data_dir):
     result = play("dragon", "-p", "2", f"--think={bad}")
     assert result.exit_code == 2
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert message in error_message(result, "output")
     assert saves(data_dir) == []
 
 

@@ -261,7 +261,7 @@ def test_dragon_festival_6_6_3_0():
     assert {i: e.points for i, e in festival.items()} == {ANNA: 3, CLARA: 6, EMIL: 6}
     assert festival[CLARA].amounts["returned"] == 2 and festival[ANNA].amounts["returned"] == 1
     assert festival[CLARA].text == (
-        "P2 +6 VP dragon festival: most fireworks (3), returns 2 (6 in all)")
+        "P2 +6 VP dragon festival: most fireworks (3 tiles), returns 2 tiles (6 in all)")
 
 
 def test_mongol_invasion_3_3_2_1_1_then_releases():

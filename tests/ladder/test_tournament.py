@@ -135,7 +135,8 @@ def test_ctrl_c_loses_only_the_games_in_flight_and_resume_completes_the_plan(tmp
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out + err
-    assert f"Resume with: tianti tournament resume 1 --db {db} --trust" in err
+    # the command to copy goes on a line of its own when it does not fit after the text
+    assert f"Resume with: tianti tournament resume 1 --db {db} --trust" in " ".join(err.split())
     stored = count_games(db)
     assert 10 <= stored < 120
     with Store(db, create=False) as store:
@@ -197,9 +198,9 @@ def test_two_tournaments_writing_one_store_at_once_both_complete(tmp_path: Path)
 
 @pytest.mark.parametrize("args,message", [
     (["-b", "a=random", "-b", "b=genius", "-b", "c=random"],
-     "bot 'b': unknown bot 'genius'; known bots:"),
+     "bot 'b': unknown bot 'genius'; see `tianti bots`"),
     (["-b", "a=random(sed=1)", "-b", "b=random", "-b", "c=random"],
-     "bot 'a': bot 'random' has no option 'sed' (did you mean seed?); its options: seed"),
+     "bot 'a': bot 'random' has no option 'sed' (did you mean seed?)"),
     (["-b", "a=random(seed=x)", "-b", "b=random", "-b", "c=random"],
      "option 'seed' must be int, got 'x'"),
     (["-b", "a=python:tests.ladder.nowhere:bot", "-b", "b=random", "-b", "c=random"],
@@ -218,7 +219,7 @@ def test_a_malformed_tournament_is_refused_before_anything_is_stored(tmp_path: P
     db = tmp_path / "t.db"
     result = cli("tournament", "run", "--db", db, "-p", 3, "--no-progress", *args)
     assert result.exit_code == 2, result.output
-    assert message in result.output
+    assert message in " ".join(result.output.split())  # an error too long for a line goes on
     assert not db.exists()
 
 
