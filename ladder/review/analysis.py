@@ -26,10 +26,12 @@ then took back. Choosing the best move with one search and measuring the differe
 others, on the same determinizations, gives a difference whose mean is the true one: the sum
 over a game's decisions is not biased toward a loss.
 
-A value after a choice (`value_after`): the seat's next decision in that view: its best
-move's mean; another seat to move in a 2-player game: one minus that seat's best move's mean
-(the rewards of two seats add up to 1); more players: the other seats' most visited moves are
-played out until the reviewed seat decides again or the game ends.
+A value after a choice (`value_after`): the game is played on in that view, every decision by
+a search's most visited move, until the seat is to move again after another seat decided
+(solo: its next decision); the value is the seat's best move's mean there. Ending both choices
+at the seat's own decision matters: a mean read where the other seat is to move leans toward
+that seat, and a comparison of one choice read at the seat's decision with another read at the
+opponent's was found 7 points off on a stored game (docs/review.md).
 
 Everything is seeded from the review's seed and the decision's number, so a review with an
 iteration budget is the same every time, whichever worker process estimated a decision.
@@ -178,20 +180,27 @@ def compare(view: Any, best: int, made: int, seat: int, settings: Settings, move
 
 def value_after(view: Any, made: int, seat: int, settings: Settings, move: int, *,
                 fraction: float = 1.0, stream: int = 0) -> tuple[float, int, int]:
-    """(value, visits behind it, playouts spent) of `seat` after `made` in `view`, by searches
-    from the seat's information only (every search determinizes from `seat`'s view), each with
-    `fraction` of the budget; `stream` offsets the searches' seeds (two calls with the same
-    stream search with the same seeds: common random numbers)."""
+    """(value, visits behind it, playouts spent) of `seat` after `made` in `view`: the game is
+    played on from the choice, every decision (the seat's own and the others') by the most
+    visited move of a search from the seat's information only, until the seat is to move
+    again after another seat decided (solo: at its next decision) or the game ends; the value
+    is then the seat's best move's mean (or its result). Both choices of a comparison so end
+    at the same kind of decision, the seat's, whose mean leans the same way in both (a
+    value read at the other seat's decision leans toward that seat). Each search gets
+    `fraction` of the budget; `stream` offsets their seeds (two calls with the same stream
+    search with the same seeds: common random numbers)."""
     state = view.clone()
     state.apply_action(made)
-    players = state.num_players()
+    others = state.num_players() == 1   # solo: no other seat has to decide first
     spent, k = 0, 2
     while k < MAX_LOOKAHEAD + 2:
         if state.is_terminal():
             return float(state.returns()[seat]), 0, spent
+        mover = state.current_player()
         legal = state.legal_actions()
         if len(legal) == 1:
             state.apply_action(legal[0])
+            others = others or mover != seat
             continue
         bot = make_bot(settings.reviewer, seed=derive_seed(settings.seed, move, stream + k),
                        worlds=WORLDS, **settings.budget(fraction))
@@ -199,13 +208,11 @@ def value_after(view: Any, made: int, seat: int, settings: Settings, move: int, 
         searcher = _searcher(bot, state)
         result = searcher.search(state.clone(), seat)
         spent += int(result.get("iterations") or 0)
-        best = _best(result)
-        if state.current_player() == seat:
+        if mover == seat and others:
+            best = _best(result)
             return best["mean"], best["visits"], spent
-        if players == 2:
-            # The other seat's value of its best reply; the two seats' rewards add up to 1.
-            return 1.0 - best["mean"], best["visits"], spent
         state.apply_action(result["action"])
+        others = others or mover != seat
     raise ReviewError(f"decision {move}: the reviewed seat did not decide again within "
                       f"{MAX_LOOKAHEAD} decisions after its choice")
 
