@@ -27,11 +27,11 @@ others, on the same determinizations, gives a difference whose mean is the true 
 over a game's decisions is not biased toward a loss.
 
 A value after a choice (`value_after`): the game is played on in that view, every decision by
-a search's most visited move, until the seat is to move again after another seat decided
-(solo: its next decision); the value is the seat's best move's mean there. Ending both choices
-at the seat's own decision matters: a mean read where the other seat is to move leans toward
-that seat, and a comparison of one choice read at the seat's decision with another read at the
-opponent's was found 7 points off on a stored game (docs/review.md).
+a search's most visited move, to the same kind of decision for both choices (2 players: the
+other seat's first decision, one minus its mean; solo: the seat's next decision; more players:
+the seat's first decision after another seat decided). A mean leans toward the seat to move,
+so reading one choice at the seat's decision and the other at the opponent's would lean them
+apart (docs/review.md has the figures).
 
 Everything is seeded from the review's seed and the decision's number, so a review with an
 iteration budget is the same every time, whichever worker process estimated a decision.
@@ -181,17 +181,24 @@ def compare(view: Any, best: int, made: int, seat: int, settings: Settings, move
 def value_after(view: Any, made: int, seat: int, settings: Settings, move: int, *,
                 fraction: float = 1.0, stream: int = 0) -> tuple[float, int, int]:
     """(value, visits behind it, playouts spent) of `seat` after `made` in `view`: the game is
-    played on from the choice, every decision (the seat's own and the others') by the most
-    visited move of a search from the seat's information only, until the seat is to move
-    again after another seat decided (solo: at its next decision) or the game ends; the value
-    is then the seat's best move's mean (or its result). Both choices of a comparison so end
-    at the same kind of decision, the seat's, whose mean leans the same way in both (a
-    value read at the other seat's decision leans toward that seat). Each search gets
-    `fraction` of the budget; `stream` offsets their seeds (two calls with the same stream
-    search with the same seeds: common random numbers)."""
+    played on from the choice, every decision by the most visited move of a search from the
+    seat's information only, to the first decision of a given kind, where the search's best
+    move's mean gives the value (or the result, when the game ends first):
+
+    - 2 players: the other seat's first decision (one minus its mean: the two seats' rewards
+      add up to 1); the seat's own decisions before it are played on;
+    - solo: the seat's next decision (its mean);
+    - more players: the seat's first decision after another seat decided (its mean).
+
+    Both choices of a comparison so end at the same kind of decision: a mean leans toward the
+    seat to move (its most visited move's mean is its best), and reading one choice at the
+    seat's decision and the other at the opponent's would lean one of them up and the other
+    down. Each search gets `fraction` of the budget; `stream` offsets their seeds (two calls
+    with the same stream search with the same seeds: common random numbers)."""
     state = view.clone()
     state.apply_action(made)
-    others = state.num_players() == 1   # solo: no other seat has to decide first
+    players = state.num_players()
+    others = players == 1   # solo: no other seat has to decide first
     spent, k = 0, 2
     while k < MAX_LOOKAHEAD + 2:
         if state.is_terminal():
@@ -208,8 +215,10 @@ def value_after(view: Any, made: int, seat: int, settings: Settings, move: int, 
         searcher = _searcher(bot, state)
         result = searcher.search(state.clone(), seat)
         spent += int(result.get("iterations") or 0)
+        best = _best(result)
+        if players == 2 and mover != seat:
+            return 1.0 - best["mean"], best["visits"], spent
         if mover == seat and others:
-            best = _best(result)
             return best["mean"], best["visits"], spent
         state.apply_action(result["action"])
         others = others or mover != seat
