@@ -73,12 +73,12 @@ def review_seat(record: dict[str, Any], seat: int, iterations: int, seed: int
             "before": [d.before for d in r.decisions], "counts": r.counts(),
             "decisions": len(r.decisions), "skipped": r.skipped,
             "open": sum(1 for d in r.decisions if d.weight > 0),
-            "second_searches": sum(d.after_from == "search" for d in r.decisions),
+            "compared": sum(1 for d in r.decisions if d.pairs),
             "seconds": r.seconds, "points": decision_points(r),
-            # Per decision: before, after, the visits behind each, the number of choices and
-            # the search's top root moves as (visits, mean): enough to recompute any
-            # accuracy rule from the stored estimates without searching again.
-            "steps": [[d.before, d.after, d.best_visits, d.after_visits, d.choices,
+            # Per decision: before, after, the best's visits, the comparison's pairs, the
+            # number of choices and the search's top root moves as (visits, mean): enough to
+            # recompute any accuracy rule from the stored estimates without searching again.
+            "steps": [[d.before, d.after, d.best_visits, d.pairs, d.choices,
                        [[t["visits"], t["mean"]] for t in d.top]] for d in r.decisions]}
 
 

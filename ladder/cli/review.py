@@ -13,21 +13,22 @@ from engine.core.errors import TiantiError
 from engine.core.text import WIDTH
 from ladder.cli.options import DbOpt, JsonOpt, fail, open_store
 
-# The time a decision is searched by default: a 2-player Dragon game (about 40 decisions of a
-# seat with a choice; at this budget the search visits nearly every choice made often enough
-# that no second search is needed) reviews in about a minute with 2 workers on 2 cores
-# (docs/review.md has the measurement).
-DEFAULT_SECONDS = 3.0
+# The budget of a decision's search by default: iterations, not time, so that a game and a seed
+# give the same review on any machine under any load. 400,000 is about what 3 s of one idle
+# core do in a 2-player Dragon game (the median decision; docs/review.md, "Time and cache", has
+# the measurement). A decision whose choice was not the search's own gets as much again for
+# the comparison of the two choices.
+DEFAULT_ITERATIONS = 400_000
 
 SeatOpt = Annotated[Optional[int], typer.Option(
     "--seat", help="the seat to review (default: yours in a game you played; needed for a "
     "bots' game)")]
 SecondsOpt = Annotated[Optional[float], typer.Option(
-    "--seconds", help=f"search time per decision (default {DEFAULT_SECONDS:g}; a choice the "
-    "search hardly looked at gets a second search as long)")]
+    "--seconds", help="search time per decision instead of --iterations (faster on an idle "
+    "machine, but the review then depends on the machine and its load)")]
 IterationsOpt = Annotated[Optional[int], typer.Option(
-    "--iterations", help="playouts per search instead of --seconds (the same review every "
-    "time)")]
+    "--iterations", help=f"playouts of a decision's search (default {DEFAULT_ITERATIONS:,}, "
+    "about 3 s of an idle core; the same seed gives the same review every time)")]
 WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", "-w", help="processes reviewing decisions in parallel (default: the cores)")]
 ReviewerOpt = Annotated[str, typer.Option(
@@ -37,16 +38,16 @@ ReviewerOpt = Annotated[str, typer.Option(
 
 def settings_from(seconds: float | None, iterations: int | None, reviewer: str, seed: int
                   ) -> Any:
-    """The review's settings from the command line (one budget; the default: seconds)."""
+    """The review's settings from the command line (one budget; the default: iterations)."""
     from ladder.review import Settings
 
     if seconds is not None and iterations is not None:
         raise TiantiError("give --seconds or --iterations, not both")
-    if iterations is not None:
+    if seconds is None:
+        iterations = DEFAULT_ITERATIONS if iterations is None else iterations
         if iterations <= 0:
             raise TiantiError(f"--iterations must be at least 1, got {iterations}")
         return Settings(reviewer=reviewer, iterations=iterations, seed=seed)
-    seconds = DEFAULT_SECONDS if seconds is None else seconds
     if not 0 < seconds <= 3600:
         raise TiantiError(f"--seconds must be more than 0 and at most 3600, got {seconds:g}")
     return Settings(reviewer=reviewer, seconds=seconds, seed=seed)
@@ -128,8 +129,41 @@ def after_game(session: Any, saved: Path | None = None) -> None:
             return
         show(result)
         if saved is not None:
-            typer.echo(f"(again, or with --all / --plot: tianti review {saved})")
+            for line in again_hint(saved):
+                typer.echo(line)
         return
+
+
+def _short(path: Path) -> str:
+    """`path` for a command line: relative to the working folder when inside it, with `~` for
+    the home folder, else whole (quoted for the shell)."""
+    import shlex
+
+    p = Path(os.path.abspath(path))
+    for base, lead in ((Path.cwd(), ""), (Path.home(), "~/")):
+        try:
+            return lead + shlex.quote(str(p.relative_to(base)))
+        except ValueError:
+            continue
+    return shlex.quote(str(p))
+
+
+def again_hint(saved: Path) -> list[str]:
+    """The closing hint after a review at the end of `tianti play`: the command that reviews
+    the game again, as the person runs tianti (`.venv/bin/tianti` after `make play`) and on a
+    line of its own (never broken), with `--plot` only where matplotlib is installed (else
+    what to install for it)."""
+    import importlib.util
+
+    from ladder.cli.play import program
+
+    command = f"  {program()} review {_short(saved)}"
+    if importlib.util.find_spec("matplotlib") is not None:
+        return ["Review it again, or with --all (every decision) or --plot FILE.png (a chart):",
+                command]
+    pip = f"{_short(Path(sys.executable))} -m pip install matplotlib"
+    return ["Review it again, or with --all (every decision):", command,
+            "A chart (--plot FILE.png) needs matplotlib, the `plot` extra:", f"  {pip}"]
 
 
 def review(

@@ -4,16 +4,34 @@ The review walks a game (its true states, which never leave this module's walk) 
 decision of the reviewed seat that has more than one legal choice, hands a search a **view**
 of the seat (`State.resample_from_infostate(seat, seed)`, the same views bots get): the
 face-down things and the future are drawn afresh from a seed of the review's own, so nothing
-the seat did not know can reach the estimate. From that view it estimates
+the seat did not know can reach the estimate. From that view:
 
 - `before`: the chance to win (solo: to reach the goal) with the best choice: the mean reward
-  of the search's choice (its most visited root move), as `tianti play`'s hints report it;
-- `after`: the chance after the choice made: the same root statistics when the search visited
-  that move at least `MIN_VISITS` times; otherwise a search of its own from the view after the
-  choice (the seat's next decision in that view: its best move's mean; another seat to move
-  in a 2-player game: one minus that seat's best move's mean, the rewards of two seats adding
-  up to 1; more players: the other seats' most visited moves are played out until the
-  reviewed seat decides again or the game ends).
+  of the search's choice (its most visited root move), as `tianti play`'s hints report it. It
+  is the decision's *level* (the chart's line); the search's choice is the *best* one.
+- when the choice made is the best one, the decision changed nothing: `after = before`,
+  `diff = 0` exactly.
+- otherwise the best choice and the choice made are **compared on common random numbers**:
+  `PAIRS` pairs, each pair one more view of the seat (its own seed) on which *both* choices
+  are played and valued by searches with the same seeds and the same fixed set of
+  determinizations (`worlds`), each with its share of the budget. A pair's difference is the
+  best choice's value minus the made one's; `diff` is their mean (it may be negative: the
+  comparison can find the made choice better than the first search's pick) and `noise` its
+  standard error over the pairs. `after = before - diff`.
+
+Why not the root statistics, as before: the chance with the best choice was the maximum of
+noisy means and the made choice one of them, and the drop was clamped at zero, so every
+decision could only cost, and over a game the "decisions" added up to a loss that the "luck"
+then took back. Choosing the best move with one search and measuring the difference with
+others, on the same determinizations, gives a difference whose mean is the true one: the sum
+over a game's decisions is not biased toward a loss.
+
+A value after a choice (`value_after`): the game is played on in that view, every decision by
+a search's most visited move, to the same kind of decision for both choices (2 players: the
+other seat's first decision, one minus its mean; solo: the seat's next decision; more players:
+the seat's first decision after another seat decided). A mean leans toward the seat to move,
+so reading one choice at the seat's decision and the other at the opponent's would lean them
+apart (docs/review.md has the figures).
 
 Everything is seeded from the review's seed and the decision's number, so a review with an
 iteration budget is the same every time, whichever worker process estimated a decision.
@@ -21,6 +39,7 @@ iteration budget is the same every time, whichever worker process estimated a de
 from __future__ import annotations
 
 import hashlib
+import math
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
@@ -28,10 +47,15 @@ from typing import Any, Callable
 from ai.bots import make_bot, parse_spec
 from engine.core.errors import TiantiError
 
-# The made choice's value comes from the root statistics only when the search visited it at
-# least this often (its mean is then within about 5 points, one standard error); otherwise a
-# search of its own estimates it.
-MIN_VISITS = 100
+# How many views the best and the made choice are compared on (each a pair of searches with
+# common random numbers); the standard error of the mean difference comes from their spread.
+PAIRS = 8
+# The fixed determinizations (`worlds` of the SO-ISMCTS searcher) each comparison search draws
+# from in turn: the two searches of a pair see the same hidden tiles and future draws.
+WORLDS = 32
+# The two choices' searches together get this share of the decision's budget (the first search
+# gets the whole budget): each of the 2 x PAIRS searches has budget * SHARE / (2 * PAIRS).
+SHARE = 2.0
 # More than 2 players: at most this many decisions of the other seats (with a choice) are
 # searched and played out after the choice before the reviewed seat's next decision.
 MAX_LOOKAHEAD = 40
@@ -58,11 +82,12 @@ class Settings:
         if (self.iterations > 0) == (self.seconds > 0):
             raise ReviewError("give one budget: iterations or seconds per decision")
 
-    def budget(self) -> dict[str, Any]:
-        """The search-budget overrides for the reviewer (the spec's own budget is replaced)."""
+    def budget(self, fraction: float = 1.0) -> dict[str, Any]:
+        """The search-budget overrides for the reviewer (the spec's own budget is replaced),
+        `fraction` of the decision's budget."""
         if self.iterations:
-            return {"iterations": self.iterations, "millis": 0.0}
-        return {"iterations": 0, "millis": 1000.0 * self.seconds}
+            return {"iterations": max(1, round(self.iterations * fraction)), "millis": 0.0}
+        return {"iterations": 0, "millis": 1000.0 * self.seconds * fraction}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -74,11 +99,12 @@ class Estimate:
     (the chance to win, or to reach the goal in a solo game)."""
 
     best: int                 # the search's choice (most visited root move)
-    before: float             # value with the best choice
-    after: float              # value after the choice made
+    before: float             # value with the best choice (the decision's level)
+    after: float              # value after the choice made: before - diff
     best_visits: int
-    after_visits: int         # visits behind `after` (0: the game ended, the value is exact)
-    after_from: str           # "root" (the decision's own search) or "search" (one of its own)
+    diff: float               # best minus made, mean over the pairs (0: the best was made)
+    noise: float              # the standard error of `diff` (0: the best was made)
+    pairs: int                # how many pairs `diff` is the mean of (0: the best was made)
     iterations: int           # playouts spent on this decision, all searches together
     top: list[dict[str, Any]] = field(default_factory=list)  # action, visits, mean (root)
 
@@ -122,43 +148,80 @@ def estimate(view: Any, made: int, seat: int, settings: Settings, move: int) -> 
     spent = int(result.get("iterations") or 0)
     top = [{"action": r["action"], "visits": r["visits"], "mean": r["mean"]}
            for r in result["root"][:5]]
-    root = {r["action"]: r for r in result["root"]}
-    if made == best["action"] or root.get(made, {}).get("visits", 0) >= MIN_VISITS:
-        chosen = root[made]
-        return Estimate(best["action"], best["mean"], chosen["mean"], best["visits"],
-                        chosen["visits"], "root", spent, top)
-    after, visits, more = value_after(view, made, seat, settings, move)
-    return Estimate(best["action"], best["mean"], after, best["visits"], visits, "search",
-                    spent + more, top)
+    level = float(best["mean"])
+    if made == best["action"]:
+        return Estimate(best["action"], level, level, best["visits"], 0.0, 0.0, 0, spent, top)
+    diffs, more = compare(view, best["action"], made, seat, settings, move)
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) if len(diffs) > 1 else 0.0
+    return Estimate(best["action"], level, level - mean, best["visits"], mean,
+                    math.sqrt(var / len(diffs)), len(diffs), spent + more, top)
 
 
-def value_after(view: Any, made: int, seat: int, settings: Settings, move: int
-                ) -> tuple[float, int, int]:
-    """(value, visits behind it, playouts spent) of `seat` after `made` in `view`, by searches
-    from the seat's information only (every search determinizes from `seat`'s view)."""
+def compare(view: Any, best: int, made: int, seat: int, settings: Settings, move: int,
+            pairs: int = PAIRS) -> tuple[list[float], int]:
+    """(the differences value(best) - value(made), one per pair; playouts spent): each pair is
+    a view of its own drawn from `view` (the seat's information only), on which both choices
+    are valued by searches with the same seeds and the same fixed determinizations."""
+    fraction = SHARE / (2 * pairs)
+    diffs: list[float] = []
+    spent = 0
+    for k in range(pairs):
+        world = view.resample_from_infostate(seat, derive_seed(settings.seed, move, 100 + k))
+        values = []
+        for action in (best, made):
+            value, _, used = value_after(world, action, seat, settings, move,
+                                         fraction=fraction, stream=1000 * (k + 1))
+            values.append(value)
+            spent += used
+        diffs.append(values[0] - values[1])
+    return diffs, spent
+
+
+def value_after(view: Any, made: int, seat: int, settings: Settings, move: int, *,
+                fraction: float = 1.0, stream: int = 0) -> tuple[float, int, int]:
+    """(value, visits behind it, playouts spent) of `seat` after `made` in `view`: the game is
+    played on from the choice, every decision by the most visited move of a search from the
+    seat's information only, to the first decision of a given kind, where the search's best
+    move's mean gives the value (or the result, when the game ends first):
+
+    - 2 players: the other seat's first decision (one minus its mean: the two seats' rewards
+      add up to 1); the seat's own decisions before it are played on;
+    - solo: the seat's next decision (its mean);
+    - more players: the seat's first decision after another seat decided (its mean).
+
+    Both choices of a comparison so end at the same kind of decision: a mean leans toward the
+    seat to move (its most visited move's mean is its best), and reading one choice at the
+    seat's decision and the other at the opponent's would lean one of them up and the other
+    down. Each search gets `fraction` of the budget; `stream` offsets their seeds (two calls
+    with the same stream search with the same seeds: common random numbers)."""
     state = view.clone()
     state.apply_action(made)
     players = state.num_players()
+    others = players == 1   # solo: no other seat has to decide first
     spent, k = 0, 2
     while k < MAX_LOOKAHEAD + 2:
         if state.is_terminal():
             return float(state.returns()[seat]), 0, spent
+        mover = state.current_player()
         legal = state.legal_actions()
         if len(legal) == 1:
             state.apply_action(legal[0])
+            others = others or mover != seat
             continue
-        bot = _reviewer(settings, derive_seed(settings.seed, move, k))
+        bot = make_bot(settings.reviewer, seed=derive_seed(settings.seed, move, stream + k),
+                       worlds=WORLDS, **settings.budget(fraction))
         k += 1
         searcher = _searcher(bot, state)
         result = searcher.search(state.clone(), seat)
         spent += int(result.get("iterations") or 0)
         best = _best(result)
-        if state.current_player() == seat:
-            return best["mean"], best["visits"], spent
-        if players == 2:
-            # The other seat's value of its best reply; the two seats' rewards add up to 1.
+        if players == 2 and mover != seat:
             return 1.0 - best["mean"], best["visits"], spent
+        if mover == seat and others:
+            return best["mean"], best["visits"], spent
         state.apply_action(result["action"])
+        others = others or mover != seat
     raise ReviewError(f"decision {move}: the reviewed seat did not decide again within "
                       f"{MAX_LOOKAHEAD} decisions after its choice")
 
@@ -239,5 +302,5 @@ def estimate_all(jobs: list[Job], settings: Settings, workers: int = 1,
     return out
 
 
-__all__ = ["Estimate", "Job", "MIN_VISITS", "ReviewError", "Settings", "check_reviewer",
-           "decisions", "derive_seed", "estimate", "estimate_all", "value_after"]
+__all__ = ["Estimate", "Job", "PAIRS", "ReviewError", "Settings", "WORLDS", "check_reviewer",
+           "compare", "decisions", "derive_seed", "estimate", "estimate_all", "value_after"]

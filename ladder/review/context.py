@@ -11,15 +11,6 @@ from typing import Any
 
 from ladder.table.narrate import seen_events
 
-# Event kinds that cost a seat something (shown first among what followed a decision).
-HARM: dict[str, frozenset[str]] = {
-    "dragon": frozenset({"release", "tribute", "drought", "contagion", "mongol_fewest",
-                         "wall_fewest", "privileges_lost", "floor_lost", "flood_due",
-                         "tornado_due"}),
-    "mount-tai": frozenset({"challenge_loss"}),
-}
-
-
 def period(state: Any) -> tuple[str, int]:
     """The part of the game `state` is in: ("month", 6) in Dragon, ("round", 3) in Mount Tai,
     ("decision", n) otherwise."""
@@ -62,26 +53,18 @@ def _n(count: int, word: str) -> str:
 
 
 def followed(truth: Any, move: int, seat: int, at: tuple[str, int],
-             periods: list[tuple[str, int]], limit: int = 2) -> list[str]:
-    """What followed decision `move` for `seat`, up to the end of its month or round: the
-    seat's events that cost it something first, then those that scored (at most `limit`
-    lines, as the seat saw them). `truth` is the game at its end, `at` the decision's period,
-    `periods[i]` the period after the game's i-th decision (`period`)."""
-    harm = HARM.get(truth.game.name, frozenset())
+             periods: list[tuple[str, int]]) -> list[str]:
+    """What followed decision `move` for `seat`, up to the end of its month or round: every
+    event of the seat, in the order of the game (what it paid, gained, lost and scored, the
+    month's scoring whole), as the seat saw them. `truth` is the game at its end, `at` the
+    decision's period, `periods[i]` the period after the game's i-th decision (`period`)."""
     first = truth.move_number() - len(periods)   # a game built mid-way starts there
-    hurt: list[str] = []
-    scored: list[str] = []
+    out: list[str] = []
     for i in range(move, truth.move_number()):
-        for e in seen_events(truth, i, seat):
-            if e.seat != seat:
-                continue
-            if e.kind in harm:
-                hurt.append(e.text)
-            elif e.points:
-                scored.append(e.text)
+        out += [e.text for e in seen_events(truth, i, seat) if e.seat == seat]
         if periods[i - first] != at:
             break
-    return (hurt + scored)[:limit]
+    return out
 
 
-__all__ = ["HARM", "followed", "period", "situation"]
+__all__ = ["followed", "period", "situation"]

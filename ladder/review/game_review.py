@@ -16,17 +16,20 @@ from typing import Any, Callable
 from ladder.table.hints import meaning
 from ladder.review.analysis import ReviewError, Settings, decisions, estimate_all
 from ladder.review.context import followed, period, situation
-from ladder.review.verdict import (Balance, balance, classify, decision_weight, drop_points,
-                                   game_accuracy, move_accuracy)
+from ladder.review.verdict import (Balance, balance, classify, decision_weight, game_accuracy,
+                                   margin_points, move_accuracy)
 
 FORMAT = "tianti-review"
-VERSION = 2   # 2: the accuracy counts only the decisions taken while the game was open
+VERSION = 3   # 2: the accuracy counts only the decisions taken while the game was open;
+              # 3: the best and the made choice compared on common random numbers
 
 
 @dataclass
 class Decision:
     """One reviewed decision of the seat (values in [0, 1], `drop` in points)."""
 
+    index: int                 # its number among the seat's reviewed decisions (1..N), the
+                               # one the text, the summary and the chart show
     move: int                  # its number in the game's history
     period: str                # "month", "round" or "decision"
     number: int                # which month / round
@@ -37,12 +40,14 @@ class Decision:
     best: int
     best_text: str
     before: float              # chance with the best choice
-    after: float               # chance after the choice made
+    after: float               # chance after the choice made (before - diff / 100)
     best_visits: int
-    after_visits: int
-    after_from: str            # "root" or "search" (ladder/review/analysis.py)
+    diff: float                # best minus made in points, on common random numbers (may be
+                               # negative; 0 when the best was made)
+    margin: float              # the 95% margin of `diff` in points (0 when the best was made)
+    pairs: int                 # the pairs of searches behind `diff` (0: the best was made)
     iterations: int
-    drop: float
+    drop: float                # max(0, diff): the accuracy's input
     accuracy: float
     verdict: str | None        # blunder / mistake / inaccuracy / None
     weight: float = 1.0        # its weight in the game's accuracy (0: the game was decided)
@@ -85,9 +90,10 @@ class GameReview:
         return out
 
     def worst(self, n: int) -> list[Decision]:
-        """The `n` largest drops that earned a verdict, worst first (then in game order)."""
+        """The `n` largest differences that earned a verdict, worst first (then in game
+        order)."""
         bad = [d for d in self.decisions if d.verdict]
-        return sorted(bad, key=lambda d: (-d.drop, d.move))[:n]
+        return sorted(bad, key=lambda d: (-d.diff, d.move))[:n]
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, as JSON-ready data (with the verdicts' counts)."""
@@ -149,18 +155,18 @@ def review_game(start: Any, actions: list[int], seat: int, settings: Settings, *
         truth.apply_action(a)
         periods.append(period(truth))
     out: list[Decision] = []
-    for job in jobs:
+    for index, job in enumerate(jobs, start=1):
         e = estimates[job.move]
         (kind, number), line, choices = at[job.move]
-        drop = drop_points(e.before, e.after)
+        drop = max(0.0, 100.0 * e.diff)
         top = [dict(t, text=job.view.action_to_string(t["action"])) for t in e.top]
         out.append(Decision(
-            move=job.move, period=kind, number=number, situation=line, choices=choices,
-            made=job.made, made_text=job.view.action_to_string(job.made), best=e.best,
-            best_text=job.view.action_to_string(e.best), before=e.before, after=e.after,
-            best_visits=e.best_visits, after_visits=e.after_visits, after_from=e.after_from,
-            iterations=e.iterations, drop=drop, accuracy=move_accuracy(drop),
-            verdict=classify(e.before, e.after, e.best_visits, e.after_visits),
+            index=index, move=job.move, period=kind, number=number, situation=line,
+            choices=choices, made=job.made, made_text=job.view.action_to_string(job.made),
+            best=e.best, best_text=job.view.action_to_string(e.best), before=e.before,
+            after=e.after, best_visits=e.best_visits, diff=100.0 * e.diff,
+            margin=margin_points(e.noise, e.pairs), pairs=e.pairs, iterations=e.iterations,
+            drop=drop, accuracy=move_accuracy(drop), verdict=classify(e.diff, e.noise, e.pairs),
             weight=decision_weight(e.before, e.after),
             followed=followed(truth, job.move, seat, (kind, number), periods), top=top))
     finished = truth.is_terminal()
@@ -169,7 +175,8 @@ def review_game(start: Any, actions: list[int], seat: int, settings: Settings, *
         d.luck = 100 * (nxt.before - d.after)
     if out and outcome is not None:
         out[-1].luck = 100 * (outcome - out[-1].after)
-    bal: Balance | None = balance([d.before for d in out], [d.after for d in out], outcome)
+    bal: Balance | None = balance([d.before for d in out], [d.after for d in out], outcome,
+                                  [estimates[j.move].noise for j in jobs])
     return GameReview(
         game=start.game.name, options=dict(start.game.options), players=start.num_players(),
         seat=seat, names=list(names or [f"P{i}" for i in range(start.num_players())]),

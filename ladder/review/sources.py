@@ -1,5 +1,7 @@
 """Which game a review looks at: the last `tianti play` game, a save or record file, or a game
 of the store (a tournament's or a person's), rebuilt from its record (options, seed, actions).
+A level's bot is named as the level ("level 3 (search 30)", `ai.levels.bot_label`), not by its
+spec.
 """
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ai.levels import bot_label
 from engine.core.errors import TiantiError
 from engine.core.state import RECORD_FORMAT, State
 from ladder.review.analysis import ReviewError
@@ -94,7 +97,8 @@ def from_file(path: str | Path, seat: int | None = None) -> Source:
         human = data.get("seat") if isinstance(data.get("seat"), int) else None
         n = start.num_players()
         chosen = _seat(seat, human, n, str(p))
-        names = ["you" if i == human else str(s) for i, s in enumerate(specs)]
+        names = ["you" if i == human else bot_label(start.game.name, str(s))
+                 for i, s in enumerate(specs)]
         return Source(start, actions, chosen, names[:n] + [f"P{i}" for i in range(len(names), n)],
                       f"the game saved in {p}", full)
     if data.get("format") == RECORD_FORMAT:
@@ -119,7 +123,8 @@ def from_store(store: Any, run: int, game: int, seat: int | None = None) -> Sour
     n = start.num_players()
     default = humans[0] if len(humans) == 1 else (0 if n == 1 else None)
     chosen = _seat(seat, default, n, f"game {game} of run {run}")
-    names = [("you" if s["spec"] == HUMAN else s["bot"]) for s in seats]
+    names = [("you" if s["spec"] == HUMAN else bot_label(start.game.name, s["bot"]))
+             for s in seats]
     return Source(start, actions, chosen, names, f"game {game} of run {run}", full)
 
 
@@ -127,7 +132,8 @@ def from_session(session: Any, label: str = "this game") -> Source:
     """The game of a `tianti play` session (ladder/table/play.py), the person's seat reviewed."""
     record = session.state.to_record()
     start, actions, full = _rebuild(record, label)
-    names = ["you" if i == session.seat else str(s) for i, s in enumerate(session.specs)]
+    names = ["you" if i == session.seat else bot_label(start.game.name, str(s))
+             for i, s in enumerate(session.specs)]
     return Source(start, actions, session.seat, names, label, full)
 
 

@@ -1,5 +1,8 @@
 """A reviewed game as a person reads it, at 80 columns: a chart of the chance by month or round,
-the accuracy and the verdicts, where the chance went, and the largest drops in words."""
+the accuracy and the verdicts, where the chance went, and the largest drops in words.
+
+Decisions are numbered one way everywhere: the seat's reviewed decisions 1..N (`Decision.index`),
+in the largest drops, in `--all`, in the summary's count and on the chart's axis."""
 from __future__ import annotations
 
 from engine.core.text import WIDTH, clip, display_width, fill, pad
@@ -13,8 +16,16 @@ TITLES = {"dragon": "In the Year of the Dragon", "mount-tai": "Mount Tai"}
 
 
 def pct(value: float) -> str:
-    """0.62 -> '62%'."""
-    return f"{100 * value:.0f}%"
+    """0.62 -> '62%' (an estimate past 0 or 1, a level minus a noisy difference, shows as 0%
+    or 100%)."""
+    return f"{100 * min(1.0, max(0.0, value)):.0f}%"
+
+
+def cut(text: str, width: int) -> str:
+    """`text` in at most `width` columns, ending in "…" where it was cut."""
+    if display_width(text) <= width:
+        return text
+    return clip(text, width - 1) + "…"
 
 
 def spark(values: list[float]) -> str:
@@ -43,7 +54,7 @@ def header(r: GameReview, width: int = WIDTH) -> list[str]:
     setting = f"{r.players} players" if r.players > 1 else "solo"
     s = r.settings
     budget = (f"{s['iterations']:,} playouts" if s.get("iterations")
-              else f"{s['seconds']:g} s") + " a decision"
+              else f"{s['seconds']:g} s") + " a search"
     lines = _wrap("", f"Review of P{r.seat} ({who}) in {title}, {setting}"
                   + (f", against {', '.join(others)}" if others else "") + ".", width)
     lines += _wrap("", f"Reviewer: {s['reviewer']}, {budget}, seed {s['seed']}; {r.source}.",
@@ -88,7 +99,7 @@ def summary(r: GameReview, width: int = WIDTH) -> list[str]:
                    f"under {100 * DECIDED:.0f}% or over {100 - 100 * DECIDED:.0f}%")
     lines = _wrap("", f"Accuracy {acc}: {_count(c['blunder'], 'blunder')}, "
                   f"{_count(c['mistake'], 'mistake')}, {_count(c['inaccuracy'], 'inaccuracy')} "
-                  f"in {_count(len(r.decisions), 'decision')} "
+                  f"in {_count(len(r.decisions), 'decision')}, 1 to {len(r.decisions)} "
                   f"({r.skipped} forced ones skipped{counted}).", width)
     b = r.balance
     if b:
@@ -101,14 +112,16 @@ def summary(r: GameReview, width: int = WIDTH) -> list[str]:
                              "shared the win" if r.outcome else "lost") + ")"
         others = ("draws, shown tiles, the virtual player" if r.players == 1
                   else "draws, shown tiles, the other seats' moves")
+        margin = f" ± {b['margin']:.0f}" if b.get("margin") else ""
         lines += _wrap("", f"Where the chance went: {b['start']:.0f}% at the first decision; "
-                       f"the decisions {b['decisions']:+.0f} points; luck {b['chance']:+.0f} "
-                       f"points (what happened between them: {others}, and the estimates' "
-                       "noise); "
+                       f"the decisions {b['decisions']:+.0f}{margin} points; luck "
+                       f"{b['chance']:+.0f}{margin} points (what happened between them: "
+                       f"{others}, and the estimates' noise); "
                        f"{end} {b['end']:.0f}%{result}.", width)
     steps = ", ".join(f"{name} from {t:.0f}" for name, t in reversed(THRESHOLDS))
-    lines += _wrap("", f"Verdicts by the drop in points ({steps}); a drop within the search's "
-                   "noise is none.", width)
+    lines += _wrap("", f"Verdicts by the drop in points ({steps}), the best and the made "
+                   "choice compared on the same draws; a drop within its 95% margin (±) is "
+                   "none.", width)
     return lines
 
 
@@ -116,8 +129,8 @@ def decision_lines(d: Decision, seat: int, you: bool, width: int = WIDTH) -> lis
     """A drop in words: when, how much, the situation, the choice, the better one, what
     followed."""
     verdict = d.verdict or "no verdict"
-    out = _wrap("", f"{d.when().capitalize()}, decision {d.move}: {verdict}, "
-                f"{pct(d.before)} -> {pct(d.after)} ({-d.drop:+.0f} points)", width)
+    out = _wrap("", f"Decision {d.index} ({d.when()}): {verdict}, {pct(d.before)} -> "
+                f"{pct(d.after)} ({-d.diff:+.0f} ± {d.margin:.0f} points)", width)
     who = "you" if you else f"P{seat}"
     out += _wrap(f"  {who} had: ", d.situation, width)
     out += _wrap(f"  {who} chose: ", d.made_text, width)
@@ -133,9 +146,10 @@ def every_decision(r: GameReview, width: int = WIDTH) -> list[str]:
     out = ["Every decision (before -> after; the better choice in brackets):"]
     for d in r.decisions:
         mark = MARK.get(d.verdict or "", "")
-        head = f"  {d.move:>3} {d.period[:1]}{d.number:<2} {pct(d.before):>4}->{pct(d.after):>4} {mark:2} "
+        head = (f"  {d.index:>3} {d.period[:1]}{d.number:<2} "
+                f"{pct(d.before):>4}->{pct(d.after):>4} {mark:2} ")
         text = d.made_text if d.best == d.made else f"{d.made_text} [{d.best_text}]"
-        out.append(clip(head + text, width))
+        out.append(cut(head + text, width))
     return out
 
 
@@ -149,7 +163,7 @@ def render(r: GameReview, all_decisions: bool = False, worst: int = 3,
     bad = r.worst(worst)
     if bad:
         out += ["", f"The largest drops ({len(bad)} of "
-                f"{sum(1 for d in r.decisions if d.verdict)}):"]
+                f"{sum(1 for d in r.decisions if d.verdict)} with a verdict):"]
         for d in bad:
             out += decision_lines(d, r.seat, r.names[r.seat] == "you", width)
     else:
@@ -159,4 +173,4 @@ def render(r: GameReview, all_decisions: bool = False, worst: int = 3,
     return [clip(line, width) for line in out]
 
 
-__all__ = ["chart", "render", "spark", "summary"]
+__all__ = ["chart", "cut", "render", "spark", "summary"]

@@ -5,13 +5,17 @@ All values are the reviewer's estimated chance to win (solo: to reach the goal) 
 the thresholds are in percentage points of it, the lichess way of judging by the drop in
 win percentage rather than by an engine's score:
 
-- a **drop** is `before - after`: the chance with the best choice minus the chance after the
-  choice made, both estimated from the seat's view at the decision;
+- a decision's **difference** is the chance with the best choice minus the chance after the
+  choice made, both estimated from the seat's view at the decision on common random numbers
+  (ladder/review/analysis.py): a mean over pairs of searches, with its standard error. It may
+  be negative (the made choice came out better). The **drop** is the difference clamped at 0,
+  for the accuracy;
 - **inaccuracy** from 10 points, **mistake** from 20, **blunder** from 30 (lichess judges
   winning-chance drops of 0.1 / 0.2 / 0.3 on its -1..1 scale, i.e. 5 / 10 / 15 points; these
   games' estimates come from a short search and are noisier than a chess engine's, so the
-  steps are twice as wide). A drop within the noise the search's visit counts leave (the
-  hints' `about_equal`: 3 points, or a 95% interval) is never classified;
+  steps are twice as wide). A verdict needs the difference beyond its noise as well: more
+  than its 95% margin (`T` standard errors, Student's t for the pairs), so that a second look
+  with another seed gives the same verdict; the verdict states that margin;
 - a decision's **accuracy** is lichess's published model of win-percentage drops,
   `103.1668 * exp(-0.04354 * drop) - 3.1669` (drop in points, clamped to 0..100): no drop
   scores 100, a 10-point drop 64, a 30-point drop 25;
@@ -31,7 +35,10 @@ win percentage rather than by an engine's score:
   the first decision's `before` to the outcome, the chance moved by what the decisions did
   (the sum of `after - before`) plus what happened between them (the sum of the next
   `before` minus this `after`, the last step to the actual result when the game is over);
-  the two sums add up exactly to the outcome minus the first estimate.
+  the two sums add up exactly to the outcome minus the first estimate. A decision whose choice
+  was the best one adds exactly 0, the others their mean difference, which is not biased
+  toward a loss, so over a game neither sum drifts. The decisions' sum carries its own 95%
+  margin (from the pairs' standard errors), the luck sum the same one.
 """
 from __future__ import annotations
 
@@ -39,8 +46,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ladder.table.hints import about_equal
-from ladder.review.analysis import ReviewError
+from ladder.review.analysis import PAIRS, ReviewError
 
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 # Drop thresholds in percentage points, worst first.
@@ -49,6 +55,18 @@ THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 30.0), (MISTAKE, 20.0),
 # A decision whose chance lies under this, or over 1 minus this, both before and after the
 # choice, was taken in a decided game and weighs nothing in the game's accuracy.
 DECIDED = 0.02
+# Student's t for a two-sided 95% interval with PAIRS - 1 degrees of freedom (PAIRS = 8: 7).
+_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+        9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042}
+
+
+def t95(pairs: int) -> float:
+    """The half-width of a 95% interval of a mean of `pairs` values, in standard errors."""
+    df = max(1, pairs - 1)
+    return _T95.get(df) or next((_T95[k] for k in sorted(_T95) if k >= df), 1.96)
+
+
+T = t95(PAIRS)
 
 
 def drop_points(before: float, after: float) -> float:
@@ -57,14 +75,20 @@ def drop_points(before: float, after: float) -> float:
     return max(0.0, 100.0 * (before - after))
 
 
-def classify(before: float, after: float, best_visits: int, after_visits: int) -> str | None:
-    """blunder / mistake / inaccuracy, or None (a good choice, or a drop within the noise)."""
-    drop = drop_points(before, after)
-    if after_visits > 0 and about_equal({"value": before, "visits": best_visits},
-                                        {"value": after, "visits": after_visits}):
+def margin_points(noise: float, pairs: int) -> float:
+    """The 95% margin of a difference in points from its standard error (0 without pairs)."""
+    return 100.0 * t95(pairs) * noise if pairs > 0 else 0.0
+
+
+def classify(diff: float, noise: float, pairs: int) -> str | None:
+    """blunder / mistake / inaccuracy, or None: `diff` is the best choice's chance minus the
+    made one's (in [-1, 1]), `noise` its standard error over `pairs` pairs. None for a good
+    choice, a difference under the thresholds, or one within its 95% margin."""
+    points = 100.0 * diff
+    if pairs <= 0 or points <= margin_points(noise, pairs):
         return None
     for name, threshold in THRESHOLDS:
-        if drop >= threshold:
+        if points >= threshold:
             return name
     return None
 
@@ -113,12 +137,14 @@ class Balance:
     chance: float
     end: float
     finished: bool
+    margin: float = 0.0       # the 95% margin of `decisions` (and of `chance`), in points
 
 
 def balance(befores: Sequence[float], afters: Sequence[float],
-            outcome: float | None) -> Balance | None:
+            outcome: float | None, noises: Sequence[float] | None = None) -> Balance | None:
     """The balance of one seat's decisions in order (None without decisions); `outcome` the
-    seat's actual result in [0, 1] when the game is over."""
+    seat's actual result in [0, 1] when the game is over; `noises` the standard errors of the
+    decisions' differences (the margin of the sum: 1.96 times their root sum of squares)."""
     if not befores:
         return None
     decisions = sum(a - b for b, a in zip(befores, afters))
@@ -127,10 +153,11 @@ def balance(befores: Sequence[float], afters: Sequence[float],
     if outcome is not None:
         between += outcome - afters[-1]
         end = outcome
+    margin = 100 * 1.96 * math.sqrt(sum(n * n for n in noises or ()))
     return Balance(100 * befores[0], 100 * decisions, 100 * between, 100 * end,
-                   outcome is not None)
+                   outcome is not None, margin)
 
 
 __all__ = ["BLUNDER", "Balance", "DECIDED", "INACCURACY", "MISTAKE", "THRESHOLDS", "balance",
-           "classify", "decided", "decision_weight", "drop_points", "game_accuracy",
-           "move_accuracy"]
+           "T", "classify", "decided", "decision_weight", "drop_points", "game_accuracy",
+           "margin_points", "move_accuracy", "t95"]

@@ -167,7 +167,7 @@ def test_plot_writes_a_picture(tmp_path):
 def test_play_offers_the_review_at_the_end(tmp_path, monkeypatch):
     import ladder.cli.review as cli_review
 
-    monkeypatch.setattr(cli_review, "DEFAULT_SECONDS", 0.005)
+    monkeypatch.setattr(cli_review, "DEFAULT_ITERATIONS", 40)
     result = runner.invoke(app, ["play", "dragon", "-p", "2", "--seed", "2", "--opponent",
                                  "random(seed=1)", "--db", str(tmp_path / "db.sqlite")],
                            input=_answers_then("review"))
@@ -176,6 +176,7 @@ def test_play_offers_the_review_at_the_end(tmp_path, monkeypatch):
     assert "r (or review), Enter: review" in out
     assert "Review of P0 (you)" in out and "Accuracy" in out
     assert out.index("The ranking:") < out.index("Review of P0 (you)")
+    assert "Review it again" in out and " review " in out.split("Review it again")[1]
 
 
 def test_play_leaves_after_the_game_on_any_other_answer(tmp_path):
@@ -199,3 +200,89 @@ def _answers_then(word: str) -> str:
         asked += len(s.choices()) > 1
         s.choose(s.choices()[0].action)
     return "1\n" * asked + word + "\n"
+
+
+def test_two_default_reviews_with_the_same_seed_are_identical(tmp_path, monkeypatch):
+    """The default budget is iterations, not time: the same game and seed, the same review
+    (only the time it took differs)."""
+    import ladder.cli.review as cli_review
+
+    monkeypatch.setattr(cli_review, "DEFAULT_ITERATIONS", 300)
+    save = played("dragon", 2, 3, tmp_path / "g.json", moves=60)
+    runs = [review(str(save), "--workers", "1", "--no-cache", "--json") for _ in range(2)]
+    assert all(r.exit_code == 0 for r in runs), runs[0].output
+    one, two = (json.loads(r.stdout) for r in runs)
+    assert one["settings"]["iterations"] == 300 and one["settings"]["seconds"] == 0
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
+    other = json.loads(review(str(save), "--workers", "1", "--no-cache", "--json",
+                              "--seed", "1").stdout)
+    assert [d["before"] for d in other["decisions"]] != [d["before"] for d in one["decisions"]]
+
+
+def test_one_numbering_complete_then_lines_and_cut_choices(tmp_path):
+    """The seat's decisions are 1..N in the largest drops and in --all; --all ends a cut line
+    with "…"; the then: lines hold every event of the seat to the end of the month."""
+    save = played("dragon", 2, 3, tmp_path / "g.json")
+    out = review(str(save), *FAST, "--all", "--worst", "40", "--json")
+    r = GameReview.from_dict(json.loads(out.stdout))
+    assert [d.index for d in r.decisions] == list(range(1, len(r.decisions) + 1))
+    text = review(str(save), *FAST, "--all", "--worst", "40").stdout
+    lines = text.splitlines()
+    listed = lines[lines.index("Every decision (before -> after; the better choice in "
+                               "brackets):") + 1:]
+    assert [int(line.split()[0]) for line in listed] == [d.index for d in r.decisions]
+    assert any(line.endswith("…") for line in listed)
+    assert all(display_width(line) <= 80 for line in lines)
+    for d in r.worst(40):
+        assert f"Decision {d.index} ({d.when()}): {d.verdict}" in text
+    # the month's scoring whole: each of the seat's scoring events of that month is a line
+    from engine.core.state import State
+    from ladder.review.sources import from_file
+    from ladder.table.narrate import seen_events
+
+    src = from_file(save)
+    truth = State.from_record(src.record)
+    d = [d for d in r.decisions if d.when() == "month 1"][-1]
+    month_end = next(i for i in range(d.move, truth.move_number())
+                     if any(e.kind == "month" for e in truth.events(i)))
+    mine = [e.text for i in range(d.move, month_end + 1) for e in seen_events(truth, i, 0)
+            if e.seat == 0]
+    assert sum("month scoring" in t for t in mine) >= 3 and d.followed == mine
+
+
+def test_a_level_is_named_by_its_level_not_its_spec(tmp_path):
+    from ai.levels import level_spec
+
+    s = PlaySession.new("dragon", {"players": 2}, 0, [level_spec("dragon", 3)], 3)
+    me = make_bot("heuristic(seed=2)")
+    while not s.state.is_terminal() and len(s.log) < 20:
+        s.run_bots()
+        if not s.state.is_terminal():
+            s.play(me.step(s.state.resample_from_infostate(0, len(s.log))))
+    save = s.save(tmp_path / "g.json")
+    out = review(str(save), *FAST).stdout
+    assert "against P1 level 3 (search 30)." in " ".join(out.split())
+    assert "iterations=" not in out
+
+
+def test_the_closing_hint_names_the_command_and_plot_only_with_matplotlib(tmp_path,
+                                                                          monkeypatch):
+    import importlib.util
+
+    import ladder.cli.play as play
+    from ladder.cli.review import again_hint
+
+    save = tmp_path / "g.json"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(play, "program", lambda: ".venv/bin/tianti")
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    lines = again_hint(save)
+    assert "  .venv/bin/tianti review g.json" in lines
+    assert "--plot" not in lines[0] and "matplotlib" in " ".join(lines)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object())
+    lines = again_hint(save)
+    assert "--plot" in lines[0] and lines[1] == "  .venv/bin/tianti review g.json"
+    assert all(display_width(line) <= 80 for line in lines)

@@ -19,9 +19,10 @@ from ladder.review.verdict import decision_weight, drop_points, game_accuracy, m
 
 def _decision(move: int, before: float, after: float) -> Decision:
     drop = drop_points(before, after)
-    return Decision(move=move, period="month", number=1, situation="", choices=2, made=0,
-                    made_text="a", best=0, best_text="a", before=before, after=after,
-                    best_visits=500, after_visits=500, after_from="root", iterations=500,
+    return Decision(index=move + 1, move=move, period="month", number=1, situation="",
+                    choices=2, made=0, made_text="a", best=0, best_text="a", before=before,
+                    after=after, best_visits=500, diff=100 * (before - after), margin=1.0,
+                    pairs=8, iterations=500,
                     drop=drop, accuracy=move_accuracy(drop), verdict=None,
                     weight=decision_weight(before, after))
 
