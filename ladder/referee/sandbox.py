@@ -86,7 +86,8 @@ class Limits:
     processes: int = 64     # processes and threads it may have at once (RLIMIT_NPROC)
     open_files: int = 256   # open descriptors per process (RLIMIT_NOFILE)
     network: bool = False   # False: a network namespace of its own, with no network at all
-    pause: bool = False     # True: its process group is stopped (SIGSTOP) between its turns
+    pause: bool = True      # True: between its turns all its processes are frozen (a freezer
+    #                         cgroup of its own, else SIGSTOP to each): it thinks only on its turn
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -146,7 +147,8 @@ class Isolation:
         short = {"private-tmp": "tmp", "read-only-root": "ro", "hidden-paths": "hide",
                  "uid-drop": "uid", "process-group": "pgrp", "empty-cwd": "cwd",
                  "scrubbed-env": "env", "no-inherited-fds": "fds", "rlimits": "rlim",
-                 "memory-cgroup": "mcg"}
+                 "memory-cgroup": "mcg", "freezer-cgroup": "frz", "stop-signals": "stop",
+                 "pgrp-stop": "pgstop"}
         line = (f"ns:{','.join(spaces)} " if spaces else "no namespaces ")
         line += "+" + ",".join(short.get(f, f) for f in others)
         tail = ""
@@ -228,7 +230,31 @@ def _features(mode: str, limits: Limits) -> tuple[str, ...]:
         features.append("uid-drop")
         if _memory_cgroup() is not None:
             features.append("memory-cgroup")
+    if limits.pause:
+        if mode in ("root-ns", "root-plain") and _freezer_root() is not None:
+            features.append("freezer-cgroup")
+        elif mode in ("root-ns", "user-ns", "root-plain"):
+            features.append("stop-signals")
+        else:
+            features.append("pgrp-stop")
     return tuple(features) + _BASE_FEATURES
+
+
+def pause_method(isolation: "Isolation") -> str:
+    """How a bot's processes are kept off the CPU between its turns, in words, for a run's
+    header: a freezer cgroup, SIGSTOP to each of its processes, its process group only, or not
+    at all."""
+    features = isolation.features
+    if "freezer-cgroup" in features:
+        return ("frozen between its turns (a freezer cgroup of its own: every process it starts, "
+                "in any session)")
+    if "stop-signals" in features:
+        return ("stopped between its turns (SIGSTOP to each of its processes: no freezer cgroup "
+                "here)")
+    if "pgrp-stop" in features:
+        return ("its process group stopped between its turns (no freezer cgroup, no namespace: "
+                "a process that calls setsid escapes)")
+    return "runs between its turns too (pause=false)"
 
 
 @functools.lru_cache(maxsize=None)
@@ -307,6 +333,92 @@ def _remove_cgroup(folder: Path | None, wait: float = 2.0) -> None:
             if time.monotonic() > end:
                 return
             time.sleep(0.01)
+
+
+def _cgroup_mounts() -> dict[str, Path]:
+    """Where the cgroup hierarchies are mounted: "v2" for cgroup2, and each v1 controller's name
+    (from /proc/self/mountinfo)."""
+    found: dict[str, Path] = {}
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as file:
+            for line in file:
+                head, _, tail = line.partition(" - ")
+                fields, rest = head.split(), tail.split()
+                if len(fields) < 5 or len(rest) < 3:
+                    continue
+                point = Path(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)),
+                                    fields[4]))
+                if rest[0] == "cgroup2":
+                    found.setdefault("v2", point)
+                elif rest[0] == "cgroup":
+                    for option in rest[2].split(","):
+                        found.setdefault(option, point)
+    except OSError:
+        pass
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _freezer_root() -> tuple[str, Path] | None:
+    """Where a bot's freezer cgroup is made, as ("v2", folder) (cgroup v2's `cgroup.freeze`, in
+    the cgroup this process is in) or ("v1", folder) (the v1 freezer hierarchy's
+    `freezer.state`); None where neither can be made (not root, or no freezer here). Tried once:
+    a child cgroup is made and removed."""
+    if not _root():
+        return None
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+    except OSError:
+        return None
+    mounts = _cgroup_mounts()
+    candidates: list[tuple[str, Path, str]] = []
+    for hierarchy, controllers, path in lines:
+        if hierarchy == "0" and controllers == "" and "v2" in mounts:
+            candidates.append(("v2", mounts["v2"] / path.lstrip("/"), "cgroup.freeze"))
+    for hierarchy, controllers, path in lines:
+        if "freezer" in controllers.split(",") and "freezer" in mounts:
+            candidates.append(("v1", mounts["freezer"] / path.lstrip("/"), "freezer.state"))
+    for kind, folder, control in candidates:
+        probe = folder / f"{_FOLDER}probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+        except OSError:
+            continue
+        try:
+            if (probe / control).exists() and (probe / "cgroup.procs").exists():
+                return kind, folder
+        finally:
+            _remove_cgroup(probe, wait=0)
+    return None
+
+
+def _make_freezer() -> tuple[str, Path] | None:
+    """A freezer cgroup of the bot's own, as (kind, folder), thawed; None where there is none."""
+    found = _freezer_root()
+    if found is None:
+        return None
+    kind, parent = found
+    folder = parent / f"{_FOLDER}{os.getpid()}-{random.getrandbits(48):012x}"
+    try:
+        folder.mkdir()
+    except OSError:
+        return None
+    return kind, folder
+
+
+def _set_frozen(freezer: tuple[str, Path], frozen: bool) -> bool:
+    """Freeze or thaw every process in the cgroup (the kernel does it; what they started in
+    any session is in it too). False if the kernel refused."""
+    kind, folder = freezer
+    try:
+        if kind == "v2":
+            (folder / "cgroup.freeze").write_text("1" if frozen else "0")
+        else:
+            (folder / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
+    except OSError:
+        return False
+    return True
 
 
 def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
@@ -502,7 +614,8 @@ def _app_dir() -> str | None:
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
              uid: int | None, argv: Sequence[str], needed: Sequence[Path],
              soft: Sequence[Path] = (), hard: Sequence[Path] = (),
-             cgroup: Path | None = None) -> tuple[list[str], list[str]]:
+             cgroup: Path | None = None,
+             freezer: Path | None = None) -> tuple[list[str], list[str]]:
     """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
     the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
     staging folder first, so that needed paths under /tmp can still be bound into it), hides the
@@ -511,7 +624,8 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     still show (a folder under a tmpfs, a file, with its SQLite companions, under /dev/null),
     makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
     new privileges, killed if the referee's side dies). With `cgroup`, the script first moves
-    itself into it (what it starts is then counted there)."""
+    itself into it (what it starts is then counted there); the same with `freezer`, the bot's
+    freezer cgroup."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
@@ -537,8 +651,9 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     failed = (f"echo 'tianti sandbox: could not set up the namespaces of the bot (see above)' >&2;"
               f" exit {SETUP_FAILED}")
     lines = [f"trap {q(failed)} EXIT"]
-    if cgroup is not None:  # "0": the writing process (the script, which becomes the bot)
-        lines.append(f"echo 0 > {q(str(cgroup / 'cgroup.procs'))}")
+    for group in (cgroup, freezer):  # "0": the writing process (the script, becoming the bot)
+        if group is not None:
+            lines.append(f"echo 0 > {q(str(group / 'cgroup.procs'))}")
     lines.append("mount -n -o remount,bind,ro /")
     lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
               for point in _writable_mounts()]
@@ -740,25 +855,47 @@ def _sweep(min_age: float = 10.0) -> None:
         if _root() and UID_BASE <= uid < UID_BASE + UID_SPAN:
             _kill_uid(uid)
         shutil.rmtree(entry.path, ignore_errors=True)
-    found = _memory_cgroup()
-    if found is not None:
+    for found in (_memory_cgroup(), _freezer_root()):
+        if found is None:
+            continue
         try:
-            groups = list(os.scandir(found[0]))
+            groups = list(os.scandir(found[1] if isinstance(found[0], str) else found[0]))
         except OSError:
             groups = []
         for entry in groups:
             match = re.fullmatch(_FOLDER + r"([0-9]+)-[0-9a-f]+", entry.name)
             if match and int(match.group(1)) != os.getpid() and not _alive(int(match.group(1))):
+                if isinstance(found[0], str):  # a freezer: what is still in it thaws, and dies
+                    freezer = (found[0], Path(entry.path))
+                    _set_frozen(freezer, False)
+                    for pid in _cgroup_pids(freezer[1]):
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except OSError:
+                            pass
                 _remove_cgroup(Path(entry.path), wait=0)
 
 
 def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int,
-          wrapped: bool = True, cgroup: Path | None = None) -> None:
+          wrapped: bool = True, cgroup: Path | None = None,
+          freezer: tuple[str, Path] | None = None) -> None:
     """Kill the bot and everything it started, collect its exit status, remove its folders; only
     in the process that started it (a forked child's exit leaves its parent's bots alone).
     `wrapped`: started through `unshare --fork`, whose child is the namespace's init."""
     if os.getpid() != owner:
         return
+    if freezer is not None:  # v2 kills frozen processes at once; v1's must thaw to die
+        if freezer[0] == "v2":
+            try:
+                (freezer[1] / "cgroup.kill").write_text("1")
+            except OSError:
+                pass
+        _set_frozen(freezer, False)
+    for pid in _descendants(popen.pid) if wrapped else []:  # stopped one by one: run to die
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except OSError:
+            pass
     try:  # a paused bot (and its namespace's wrapper, which must reap it) runs again to die
         os.killpg(popen.pid, signal.SIGCONT)
     except OSError:
@@ -794,7 +931,39 @@ def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: in
         except OSError:
             pass
     _remove_cgroup(cgroup)
+    if freezer is not None:
+        if freezer[0] == "v1":  # what is left of it (it thawed above)
+            for pid in _cgroup_pids(freezer[1]):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        _remove_cgroup(freezer[1])
     shutil.rmtree(base, ignore_errors=True)
+
+
+def _cgroup_pids(folder: Path) -> list[int]:
+    """The processes in a cgroup ([] if it is gone)."""
+    try:
+        return [int(x) for x in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid` (children, theirs, ...); in a PID namespace, whatever a bot
+    started in a session of its own is still below its init."""
+    out: list[int] = []
+    queue = children_of(pid)
+    seen: set[int] = set()
+    while queue:
+        child = queue.pop()
+        if child in seen:
+            continue
+        seen.add(child)
+        out.append(child)
+        queue.extend(children_of(child))
+    return out
 
 
 class BotProcess:
@@ -810,7 +979,8 @@ class BotProcess:
 
     def __init__(self, popen: subprocess.Popen[bytes], isolation: Isolation, workdir: Path,
                  base: Path, stderr_path: Path, uid: int | None, wrapped: bool = False,
-                 pause: bool = False, cgroup: Path | None = None) -> None:
+                 pause: bool = False, cgroup: Path | None = None,
+                 freezer: tuple[str, Path] | None = None) -> None:
         assert popen.stdin is not None and popen.stdout is not None
         self._popen = popen
         self.stdin = popen.stdin  # type: ignore[assignment]
@@ -824,9 +994,10 @@ class BotProcess:
         self._pause = pause  # stopped between its turns (`Limits.pause`)
         self._paused = False
         self.cgroup = cgroup
+        self.freezer = freezer  # (kind, folder) of its freezer cgroup, if it has one
         self._tail: bytes | None = None
         self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid(), wrapped,
-                                           cgroup)
+                                           cgroup, freezer)
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and remove its folders. Idempotent."""
@@ -846,21 +1017,41 @@ class BotProcess:
         return self._popen.poll() is None
 
     def pause(self) -> None:
-        """Stop the bot's process group (SIGSTOP) until `resume()`, if its limits say `pause`:
-        between its turns it then uses no CPU while the others think."""
-        if self._pause and not self._paused:
-            try:
-                os.killpg(self.pid, signal.SIGSTOP)
-                self._paused = True
-            except OSError:
-                pass
+        """Keep every process of the bot off the CPU until `resume()`, if its limits say
+        `pause` (the default): between its turns it then uses no CPU while the others think.
+        Its freezer cgroup is frozen where it has one (what it started in sessions of its own
+        included); else each of its processes is sent SIGSTOP (those below its namespace's init,
+        those of its uid, its process group)."""
+        if not self._pause or self._paused or self._popen.poll() is not None:
+            return
+        self._paused = True
+        if self.freezer is not None and _set_frozen(self.freezer, True):
+            return
+        self._signal_all(signal.SIGSTOP)
 
     def resume(self) -> None:
-        """Let a paused bot run again (SIGCONT to its process group)."""
-        if self._paused:
-            self._paused = False
+        """Let a paused bot run again (thaw its cgroup, or SIGCONT to each of its processes)."""
+        if not self._paused:
+            return
+        self._paused = False
+        if self.freezer is not None and _set_frozen(self.freezer, False):
+            return
+        self._signal_all(signal.SIGCONT)
+
+    def _signal_all(self, sig: int) -> None:
+        """`sig` to the bot's process group, every process below its namespace's wrapper and
+        every process of its uid; twice, for a process that forked meanwhile."""
+        for _ in range(2):
+            pids = set(_descendants(self.pid)) if self._wrapped else set()
+            if self.uid is not None:
+                pids.update(_processes_of(self.uid))
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
             try:
-                os.killpg(self.pid, signal.SIGCONT)
+                os.killpg(self.pid, sig)
             except OSError:
                 pass
 
@@ -960,6 +1151,7 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         _sweep()
     base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))
     cgroup: Path | None = None
+    freezer: tuple[str, Path] | None = None
     try:
         os.chmod(base, 0o711)  # its uid may pass through to `work`, not list or read the rest
         work = base / "work"
@@ -990,16 +1182,27 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
                 features = tuple(f for f in features if f != "memory-cgroup")
                 warnings.append("could not make the bot's memory cgroup: memory_mb limits each "
                                 "of its processes, not all of them together")
+        if "freezer-cgroup" in features:
+            can_join = mode == "root-ns" or ("setpriv" in tools and "sh" in tools)
+            freezer = _make_freezer() if can_join else None
+            if freezer is None:
+                features = tuple("stop-signals" if f == "freezer-cgroup" else f
+                                 for f in features)
+                warnings.append("could not make the bot's freezer cgroup: its processes are "
+                                "stopped one by one between its turns (SIGSTOP)")
+        joined = [group for group in (cgroup, freezer[1] if freezer else None)
+                  if group is not None]
         if mode in ("root-ns", "user-ns"):
             soft, hard = _default_hides()
             command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
-                                       soft, hard + [Path(h) for h in hide], cgroup)
+                                       soft, hard + [Path(h) for h in hide], cgroup,
+                                       freezer[1] if freezer else None)
             warnings += hidden
         else:
             join, drop = "", ""
-            if cgroup is not None:  # as root: join, then become the bot's uid
-                join = (f"echo 0 > {shlex.quote(str(cgroup / 'cgroup.procs'))} || exit "
-                        f"{SETUP_FAILED}; ")
+            if joined:  # as root: join, then become the bot's uid
+                join = "".join(f"echo 0 > {shlex.quote(str(group / 'cgroup.procs'))} || exit "
+                               f"{SETUP_FAILED}; " for group in joined)
                 drop = (f"{shlex.quote(tools['setpriv'])} --reuid={uid} --regid={uid} "
                         "--clear-groups --pdeathsig=KILL -- ")  # a uid change clears it
             oom = ([tools["sh"], "-c", join + "echo 1000 > /proc/self/oom_score_adj; "
@@ -1013,14 +1216,16 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd,
                 cwd=work if mode not in ("root-ns", "user-ns") else base, env=bot_env,
                 close_fds=True, start_new_session=True, preexec_fn=preexec,
-                user=uid if mode == "root-plain" and cgroup is None else None,
-                group=uid if mode == "root-plain" and cgroup is None else None,
-                extra_groups=[] if mode == "root-plain" and cgroup is None else None)
+                user=uid if mode == "root-plain" and not joined else None,
+                group=uid if mode == "root-plain" and not joined else None,
+                extra_groups=[] if mode == "root-plain" and not joined else None)
         finally:
             os.close(fd)
     except BaseException:
         _remove_cgroup(cgroup, wait=0)
+        _remove_cgroup(freezer[1] if freezer else None, wait=0)
         shutil.rmtree(base, ignore_errors=True)
         raise
     return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid,
-                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause, cgroup=cgroup)
+                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause, cgroup=cgroup,
+                      freezer=freezer)

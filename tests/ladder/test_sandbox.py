@@ -609,6 +609,83 @@ def test_a_paused_bot_uses_no_cpu_between_its_turns(mode: tuple[str, ...], pause
     assert bot.wait(5) is not None
 
 
+def cpu_ticks(bot: BotProcess) -> int:
+    """The CPU time (clock ticks) the bot's processes have used, seen from the referee: those
+    below its sandbox's wrapper and those of its uid."""
+    pids = set(sandbox._descendants(bot.pid)) | {bot.pid}
+    if bot.uid is not None:
+        pids.update(sandbox._processes_of(bot.uid))
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+@pytest.mark.parametrize("how", ["freezer", "signals", "off"])
+def test_processes_in_sessions_of_their_own_get_no_cpu_between_turns(
+        mode: tuple[str, ...], how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default `pause`: six processes that left the bot's session (setsid) and spin get no
+    CPU while the bot is paused, whether a freezer cgroup holds them or (without one) each is
+    stopped; with pause=false they do get it (so the test can fail). Kill ends them all."""
+    if how == "signals":
+        monkeypatch.setattr(sandbox, "_freezer_root", lambda: None)
+        sandbox._plan.cache_clear()
+    elif how == "freezer" and sandbox._freezer_root() is None:
+        pytest.skip("no freezer cgroup on this machine")
+    bot = python_bot("""
+        import os, sys
+        for _ in range(6):
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    while True:
+                        pass
+                os._exit(0)
+        for line in sys.stdin:
+            print("[]", flush=True)
+    """, limits=Limits(pause=how != "off"))
+    try:
+        if how == "freezer":
+            assert "freezer-cgroup" in bot.isolation.features
+            assert bot.freezer is not None
+        elif how == "signals":
+            assert "freezer-cgroup" not in bot.isolation.features
+            assert bot.freezer is None
+        bot.stdin.write(b"t\n")
+        bot.stdin.flush()
+        assert answer(bot) == []
+        time.sleep(0.3)  # the six are spinning
+        bot.pause()
+        time.sleep(0.2)  # a stop takes effect at once; let the ticks settle
+        first = cpu_ticks(bot)
+        time.sleep(1.0)
+        second = cpu_ticks(bot)
+        tick = os.sysconf("SC_CLK_TCK")
+        if how == "off":
+            assert second - first > 0.3 * tick, (first, second)
+        else:
+            assert second - first <= 0.02 * tick, (first, second)
+        bot.resume()
+        bot.stdin.write(b"t\n")
+        bot.stdin.flush()
+        assert answer(bot) == []
+        bot.pause()
+    finally:
+        bot.kill()
+        sandbox._plan.cache_clear()
+    assert bot.wait(5) is not None
+    assert cpu_ticks(bot) == 0 or not sandbox._descendants(bot.pid)
+    if bot.uid is not None:
+        assert sandbox._processes_of(bot.uid) == []
+    if bot.freezer is not None:
+        assert not bot.freezer[1].exists()
+
+
 def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import signal, time
