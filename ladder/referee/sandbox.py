@@ -422,12 +422,14 @@ def _set_frozen(freezer: tuple[str, Path], frozen: bool) -> bool:
 
 
 def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
-    """Start `true` the way a bot would be started; None if it worked, else why not (one line)."""
+    """Start `true` the way a bot would be started (with the limits the bots will get: those of
+    $TIANTI_BOT_LIMITS, fitted to this process's own); None if it worked, else why not (one
+    line: the first the tools wrote, such as prlimit's or mount's)."""
     base = Path(tempfile.mkdtemp(prefix="tianti-probe-"))
     try:
         work = base / "work"
         work.mkdir()
-        argv, _ = _ns_argv(mode, tools, Limits(), base, work,
+        argv, _ = _ns_argv(mode, tools, fit(_env_limits())[0], base, work,
                            _pick_uid() if mode == "root-ns" else None,
                            [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], (),
                            *_default_hides())
@@ -445,9 +447,53 @@ def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def probe() -> Isolation:
-    """What this machine allows a bot's sandbox (with the default limits): tried once, cached."""
-    return _plan().isolation
+def probe(limits: Limits | None = None) -> Isolation:
+    """What this machine allows a bot's sandbox with `limits` (None: those of
+    $TIANTI_BOT_LIMITS, else the defaults), fitted to this process's own (`fit`): the namespaces
+    are tried once and cached."""
+    plan = _plan()
+    fitted, lowered = fit(limits if limits is not None else _env_limits())
+    return Isolation(_features(plan.mode, fitted), plan.isolation.warnings + tuple(lowered))
+
+
+def _env_limits() -> Limits:
+    """The limits $TIANTI_BOT_LIMITS names (the defaults if it is unset or wrong: where it is
+    wrong, the run says so before any bot starts)."""
+    try:
+        return Limits.parse(os.environ.get("TIANTI_BOT_LIMITS", ""))
+    except ValueError:
+        return Limits()
+
+
+# (field of Limits, rlimit, bytes per unit, what the user set it with)
+_FITTED = (("memory_mb", resource.RLIMIT_AS, 1024 * 1024, "ulimit -v"),
+           ("file_mb", resource.RLIMIT_FSIZE, 1024 * 1024, "ulimit -f"),
+           ("open_files", resource.RLIMIT_NOFILE, 1, "ulimit -n"),
+           ("processes", resource.RLIMIT_NPROC, 1, "ulimit -u"))
+
+
+def fit(limits: Limits) -> tuple[Limits, list[str]]:
+    """`limits` lowered to this process's own soft rlimits, with a line for each one lowered: a
+    bot never gets more than tianti runs with (`ulimit -v 3000000` makes its 4096 MB 2929), and
+    prlimit could not raise a limit without privilege anyway, which would cost the bot its
+    namespaces."""
+    changes: dict[str, int] = {}
+    lines: list[str] = []
+    for name, which, unit, how in _FITTED:
+        try:
+            soft, _ = resource.getrlimit(which)
+        except (OSError, ValueError):
+            continue
+        wanted = getattr(limits, name)
+        if soft == resource.RLIM_INFINITY or wanted * unit <= soft:
+            continue
+        value = max(8 if name == "open_files" else 1, soft // unit)
+        if value >= wanted:
+            continue
+        changes[name] = value
+        lines.append(f"limit {name} lowered from {wanted} to {value}: tianti itself runs "
+                     f"under that limit ({how})")
+    return (dataclasses.replace(limits, **changes) if changes else limits), lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -560,7 +606,10 @@ def _nproc(mode: str, limits: Limits) -> int:
                             break
             except (OSError, ValueError):
                 pass
-    return mine + limits.processes
+    soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    total = mine + limits.processes
+    # never above what this process has: prlimit could not raise it, and the bot would not start
+    return total if soft == resource.RLIM_INFINITY else min(total, soft)
 
 
 def _writable_mounts() -> list[Path]:
@@ -1147,6 +1196,8 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
     plan = _plan()
     mode, tools = plan.mode, plan.tools
     warnings = list(plan.isolation.warnings)
+    limits, lowered = fit(limits)
+    warnings += lowered
     if time.time() - _swept[0] > 60:
         _sweep()
     base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))

@@ -958,3 +958,50 @@ def test_a_forked_child_of_the_referee_leaves_its_bots_alone(mode: tuple[str, ..
     finally:
         bot.kill()
     assert not bot.alive()
+
+
+# --- limits inherited from the user (ulimit) ------------------------------------------------------
+
+
+def test_fit_lowers_only_what_exceeds_this_processs_own_limits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under an address-space limit of 3000000 KB, 4096 MB becomes 2929 MB with a line naming
+    `ulimit -v`; a limit already below is left as it is."""
+    real = sandbox.resource.getrlimit
+
+    def fake(which: int) -> tuple[int, int]:
+        if which == sandbox.resource.RLIMIT_AS:
+            return 3_000_000 * 1024, 3_000_000 * 1024
+        return real(which)
+
+    monkeypatch.setattr(sandbox.resource, "getrlimit", fake)
+    fitted, lines = sandbox.fit(Limits())
+    assert fitted.memory_mb == 2929 and fitted.file_mb == Limits().file_mb
+    assert len(lines) == 1 and "ulimit -v" in lines[0] and "4096 to 2929" in lines[0]
+    assert sandbox.fit(Limits(memory_mb=2048)) == (Limits(memory_mb=2048), [])
+
+
+@needs("pid-namespace")
+def test_under_a_memory_ulimit_a_bot_keeps_its_namespaces(tmp_path: Path) -> None:
+    """`ulimit -v 3000000` (below the default 4096 MB): a fresh referee's probe still finds
+    namespaces, and a plain Python bot starts in them and answers, its address space fitted."""
+    script = tmp_path / "referee.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, sys
+        from ladder.referee.sandbox import probe, spawn
+        bot = spawn([{BOT_PYTHON!r}, "-c", "import resource; "
+                     "print(resource.getrlimit(resource.RLIMIT_AS)[0], flush=True)"])
+        line = bot.stdout.readline()
+        print(json.dumps({{"probe": probe().features, "bot": bot.isolation.features,
+                          "warnings": bot.isolation.warnings, "limit": line.decode(),
+                          "stderr": bot.stderr_tail()}}))
+        bot.kill()
+    """))
+    done = subprocess.run(["/bin/sh", "-c", f"ulimit -v 3000000 && exec {sys.executable} "
+                           f"{script}"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "pid-namespace" in report["probe"], report
+    assert "pid-namespace" in report["bot"] and "mount-namespace" in report["bot"], report
+    assert report["limit"].strip() and int(report["limit"]) <= 3_000_000 * 1024, report
+    assert any("ulimit -v" in w for w in report["warnings"]), report
