@@ -4,7 +4,8 @@ a process of its own.
 - `exec:COMMAND ARGS`: any program that speaks the protocol (docs/PROTOCOL.md). The command is
   split as a shell would (no shell runs it); a command or argument naming an existing file
   relative to the folder tianti was started in is made absolute (the bot itself starts in an
-  empty folder of its own).
+  empty folder of its own); a bare command name is looked up on the user's PATH (the sandbox's
+  `programs.find_program`). It gets no PYTHONPATH.
 - `python:module:factory(...)`: a user's Python bot, out of process by default, through the
   adapter (`python -m ladder.referee.adapter`), which finds the module on PYTHONPATH, in the
   folder tianti was started in, or among installed packages.
@@ -74,6 +75,44 @@ def _folder(origin: str) -> str:
     return origin if origin and os.path.isdir(origin) else os.getcwd()
 
 
+def tianti_packages() -> list[str]:
+    """The folders of tianti's own packages (what `import ladder` needs, and an editable
+    install's finder points at): every bot may see them, never the folder they are in."""
+    root = _tianti_root()
+    return [os.path.join(root, name) for name in ("ai", "engine", "ladder")
+            if os.path.isdir(os.path.join(root, name))]
+
+
+def module_files(spec: str, pythonpath: Sequence[str]) -> list[str]:
+    """The file or package folder of a `python:module:factory` bot's top-level module in the
+    first `pythonpath` entry that has it (what the bot may see of the folder tianti runs in);
+    [] when it is not in one of them (an installed package: the interpreter finds it)."""
+    name = spec.strip()[len(PYTHON):].split(":", 1)[0].split(".", 1)[0].strip()
+    if not name.isidentifier():
+        return []
+    for entry in pythonpath:
+        package = os.path.join(entry, name)
+        if os.path.isdir(package):
+            return [package]
+        found = [os.path.join(entry, f) for f in sorted(os.listdir(entry))
+                 if f == name + ".py" or (f.startswith(name + ".") and f.endswith((".so", ".pyd")))] \
+            if os.path.isdir(entry) else []
+        if found:
+            return found
+    return []
+
+
+def sandbox_paths(spec: str, origin: str = "") -> dict[str, list[str]]:
+    """What a process bot's sandbox is given of the files here, as `sandbox.spawn`'s
+    `pythonpath`, `expose` and `conceal`: a `python:` bot its PYTHONPATH (see `python_path`) and
+    its module's file or package in the folder tianti runs in; an `exec:` bot no PYTHONPATH;
+    both tianti's packages; and that folder concealed (hidden but for what they are given)."""
+    folder = _folder(origin)
+    pythonpath = python_path(origin) if spec.strip().startswith(PYTHON) else []
+    expose = tianti_packages() + (module_files(spec, [folder]) if pythonpath else [])
+    return {"pythonpath": pythonpath, "expose": expose, "conceal": [folder]}
+
+
 def command(spec: str, origin: str = "") -> list[str]:
     """The program (argv) that plays a process bot's spec; BotSpecError if it names none. A
     relative name is looked up in `origin` (see `_folder`)."""
@@ -108,13 +147,15 @@ def make_player(spec: str, *, move_timeout: float | None = None,
     the tournament runs in and `limits` its $TIANTI_BOT_LIMITS, when the game is played
     elsewhere (a Ray worker runs in Ray's folder and environment); empty: this process's.
     `hide` names paths the bot's sandbox hides even where it could otherwise see them (the
-    tournament's store)."""
+    tournament's store). The folder tianti runs in is hidden from the bot but for its own files
+    (its program, the arguments naming files, a `python:` bot's module or package) and tianti's
+    packages; tianti's data files are hidden even among those."""
     from ladder.referee.host import ProcessBot
 
     if placement(spec) == "process":
         return ProcessBot(command(spec, origin), move_timeout=move_timeout,
-                          setup_timeout=setup_timeout, pythonpath=python_path(origin),
-                          limits=limits, hide=hide)
+                          setup_timeout=setup_timeout, limits=limits, hide=hide,
+                          **sandbox_paths(spec, origin))
     return make_bot(spec, **overrides)
 
 

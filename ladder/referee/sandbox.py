@@ -60,11 +60,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from ladder.referee import programs
+
+# Folders of the system's own, never scanned for tianti's data files.
+_SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/lib64"), Path("/sbin"), Path("/etc"),
+           Path("/opt"))
 # Uids a bot runs as when the referee is root: one per bot, far above any real account's.
 UID_BASE = 1_900_000_000
 UID_SPAN = 50_000_000
 # The PATH a bot sees: system tools only, never the user's.
-BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
+BOT_PATH = programs.BOT_PATH
 # The exit status of a bot whose sandbox could not be set up (a mount refused): not its fault.
 SETUP_FAILED = 125
 # A bot's folder in the temporary folder: this prefix, the referee's pid, a dash, random letters.
@@ -521,20 +526,35 @@ def _under(path: Path, folder: Path) -> bool:
 
 
 def _needed_paths(argv: Sequence[str], pythonpath: Sequence[str],
-                  expose: Sequence[str]) -> list[Path]:
-    """The paths the bot must see: its program's installation (for `.../bin/prog`, the folder
-    above bin: an interpreter's prefix, a virtualenv), its PYTHONPATH, absolute paths on its
-    command line, and whatever the caller names."""
-    found: list[Path] = []
-    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
-    if program:
-        for candidate in {Path(os.path.abspath(program)), Path(os.path.realpath(program))}:
-            parent = candidate.parent
-            found.append(parent.parent if parent.name == "bin" and parent.parent != Path("/")
-                         else candidate)
+                  expose: Sequence[str], program_paths: Sequence[Path] = (),
+                  conceal: Sequence[Path] = ()) -> list[Path]:
+    """The paths the bot must see: what its program needs (`program_paths`, from
+    `programs.program_needs`: its installation, links, interpreters), its PYTHONPATH, files on
+    its command line (each with its folder, unless that folder is one of `conceal` or holds
+    one: then the file alone), and whatever the caller names. A PYTHONPATH entry that is one of
+    `conceal` (or holds one) is not bound as a whole: its caller exposes what is needed of it."""
+    found: list[Path] = list(program_paths)
+    if not program_paths:
+        program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
+        if program:
+            for candidate in {Path(os.path.abspath(program)), Path(os.path.realpath(program))}:
+                parent = candidate.parent
+                found.append(parent.parent if parent.name == "bin" and parent.parent != Path("/")
+                             else candidate)
+    concealed = [Path(os.path.abspath(c)) for c in conceal]
+
+    def hides_something(folder: Path) -> bool:
+        return any(_under(c, folder) for c in concealed)
+
     for item in list(argv[1:]) + list(expose) + [p for p in pythonpath if p]:
         if (item.startswith("/") or item in pythonpath or item in expose) and os.path.exists(item):
-            found += [Path(os.path.abspath(item)), Path(os.path.realpath(item))]
+            for path in {Path(os.path.abspath(item)), Path(os.path.realpath(item))}:
+                if item in pythonpath and item not in expose and hides_something(path):
+                    continue
+                found.append(path)
+                if item in argv[1:] and path.is_file() and not hides_something(path.parent) \
+                        and path.parent != Path("/"):
+                    found.append(path.parent)  # a script's folder: its own modules, data
     unique: list[Path] = []
     for path in sorted(set(found), key=lambda p: len(p.parts)):
         if not any(_under(path, kept) for kept in unique) and path != Path("/"):
@@ -663,8 +683,8 @@ def _app_dir() -> str | None:
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
              uid: int | None, argv: Sequence[str], needed: Sequence[Path],
              soft: Sequence[Path] = (), hard: Sequence[Path] = (),
-             cgroup: Path | None = None,
-             freezer: Path | None = None) -> tuple[list[str], list[str]]:
+             cgroup: Path | None = None, freezer: Path | None = None,
+             files: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
     """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
     the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
     staging folder first, so that needed paths under /tmp can still be bound into it), hides the
@@ -674,7 +694,8 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
     new privileges, killed if the referee's side dies). With `cgroup`, the script first moves
     itself into it (what it starts is then counted there); the same with `freezer`, the bot's
-    freezer cgroup."""
+    freezer cgroup. `files` are hidden one by one wherever they show (tianti's data found in the
+    folders the bot is given), with their SQLite companions."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
@@ -756,6 +777,10 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         elif shows(folder):
             lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=64,mode=755,ro,nosuid,nodev "
                          f"tianti-hide {q(str(folder))}")
+    for path in files:
+        for file in [path] + [Path(f"{path}{end}") for end in ("-wal", "-shm", "-journal")]:
+            if file.is_file() and shows(file):
+                lines.append(f"mount -n --bind /dev/null {q(str(file))}")
     lines.append(f"mkdir -p {q(str(work))}")
     if uid is not None:
         lines.append(f"chown {uid}:{uid} {q(str(work))}")
@@ -781,11 +806,12 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
 
 
 def _bot_env(work: Path, env: Mapping[str, str] | None,
-             pythonpath: Sequence[str]) -> dict[str, str]:
-    """PATH, LANG, HOME (its working folder), PYTHONPATH and what the caller adds; nothing of the
-    user's environment (never TIANTI_DB)."""
+             pythonpath: Sequence[str], path_dirs: Sequence[str] = ()) -> dict[str, str]:
+    """PATH (`path_dirs`, the folders of its interpreters, then the system's), LANG, HOME (its
+    working folder), PYTHONPATH and what the caller adds; nothing of the user's environment
+    (never TIANTI_DB)."""
     lang = os.environ.get("LANG", "")
-    bot = {"PATH": BOT_PATH, "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang)
+    bot = {"PATH": ":".join([*path_dirs, BOT_PATH]), "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang)
            else "C.UTF-8", "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
     if pythonpath:
         bot["PYTHONPATH"] = os.pathsep.join(os.path.realpath(p) for p in pythonpath)
@@ -1175,24 +1201,33 @@ class BotProcess:
 
 def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, str] | None = None,
           pythonpath: Sequence[str] = (), expose: Sequence[str] = (),
-          hide: Sequence[str] = ()) -> BotProcess:
-    """Start `argv` as a bot in its sandbox (see the module's docstring); `argv[0]` is looked up
-    in `BOT_PATH` unless it names a path. `pythonpath` is its PYTHONPATH; `expose` names more paths
+          hide: Sequence[str] = (), conceal: Sequence[str] = ()) -> BotProcess:
+    """Start `argv` as a bot in its sandbox (see the module's docstring). `argv[0]` is found as
+    the user's shell would (`programs.find_program`: a bare name on the user's PATH, then the
+    system's); what it needs to run (its `#!` interpreter, a venv's, their links into a home
+    folder) is bound in read-only. `pythonpath` is its PYTHONPATH; `expose` names more paths
     it must see (both are bound into its namespace read-only, even from a hidden folder); `hide`
     names more paths it must not see even there (a store: its folder, or if the bot needs that
     folder, the file and its SQLite companions), on top of the referee's home, tianti's data
-    folder and the TIANTI_DB store. The working folder and stderr file live in a fresh referee
-    folder that `kill()` removes. FileNotFoundError if the command is not there, ValueError for a
-    bad `env`.
+    folder, the TIANTI_DB store and tianti's data files found in the folders it is given
+    (`programs.tianti_files`). `conceal` names folders hidden from it but for the paths it needs
+    in them (the folder tianti runs in; the current folder always is). The working folder and
+    stderr file live in a fresh referee folder that `kill()` removes. FileNotFoundError if the
+    command is not there, ValueError for a bad `env`.
 
     The bot is killed when the thread that called `spawn` ends (PR_SET_PDEATHSIG, so that a
     worker killed outright leaves no bot behind): start bots from a thread that outlives them,
     such as the worker's main thread."""
     if not argv:
         raise ValueError("a bot needs a command")
-    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
-    if not program or not os.path.isfile(program) or not os.access(program, os.X_OK):
-        raise FileNotFoundError(f"bot command not found or not executable: {argv[0]}")
+    program = programs.find_program(argv[0])
+    if program is None:
+        where = ("" if "/" in argv[0] else
+                 " (looked up on the PATH of the user who runs tianti, then the system's)")
+        raise FileNotFoundError(f"bot command not found or not executable: {argv[0]}{where}")
+    argv = [program, *argv[1:]]
+    needs = programs.program_needs(program)
+    concealed = [os.getcwd(), *conceal]
     plan = _plan()
     mode, tools = plan.mode, plan.tools
     warnings = list(plan.isolation.warnings)
@@ -1208,8 +1243,11 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         work = base / "work"
         work.mkdir(mode=0o700)
         stderr_path = base / "stderr"
-        bot_env = _bot_env(work, env, pythonpath)
-        needed = _needed_paths(argv, pythonpath, expose)
+        bot_env = _bot_env(work, env, pythonpath, needs.path_dirs)
+        needed = _needed_paths(argv, pythonpath, expose, needs.paths,
+                               [Path(c) for c in conceal])
+        data_files = programs.tianti_files(
+            [p for p in needed if not any(_under(p, root) for root in _SYSTEM)])
         closed = [(p, _blocking_ancestor(p)) for p in needed] if mode == "root-plain" else []
         closed = [(path, block) for path, block in closed if block is not None]
         if closed:  # no mount namespace to bind them through: the bot keeps root's uid
@@ -1246,8 +1284,9 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
         if mode in ("root-ns", "user-ns"):
             soft, hard = _default_hides()
             command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
-                                       soft, hard + [Path(h) for h in hide], cgroup,
-                                       freezer[1] if freezer else None)
+                                       soft + [Path(c) for c in concealed],
+                                       hard + [Path(h) for h in hide], cgroup,
+                                       freezer[1] if freezer else None, data_files)
             warnings += hidden
         else:
             join, drop = "", ""

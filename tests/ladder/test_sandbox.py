@@ -1005,3 +1005,128 @@ def test_under_a_memory_ulimit_a_bot_keeps_its_namespaces(tmp_path: Path) -> Non
     assert "pid-namespace" in report["bot"] and "mount-namespace" in report["bot"], report
     assert report["limit"].strip() and int(report["limit"]) <= 3_000_000 * 1024, report
     assert any("ulimit -v" in w for w in report["warnings"]), report
+
+
+# --- the folder tianti runs in, and the commands a bot author writes ---------------------------
+
+_SNOOP = """
+import json, os, sys
+here = {folder!r}
+seen = {{}}
+for name in ("old.db", "old.db-wal", "save.json", "mine.py", "mybot/data.txt", "mybot/bot.db"):
+    try:
+        with open(os.path.join(here, name), "rb") as file:
+            seen[name] = file.read(16).decode("latin-1")
+    except OSError as e:
+        seen[name] = type(e).__name__
+try:
+    listing = sorted(os.listdir(here))
+except OSError as e:
+    listing = type(e).__name__
+print(json.dumps({{"seen": seen, "listing": listing, "path": os.environ.get("PYTHONPATH")}}),
+      flush=True)
+"""
+
+
+@pytest.fixture
+def users_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder tianti runs in: an earlier run's store (with its WAL), a save, a bot script
+    and a bot package holding data of its own and a store; the current folder during the test."""
+    from ladder.tournament.store import Store
+
+    folder = tmp_path / "runs"
+    (folder / "mybot").mkdir(parents=True)
+    Store(str(folder / "old.db")).close()
+    (folder / "old.db-wal").write_bytes(b"wal of the old store")
+    (folder / "save.json").write_text('{"format": "tianti-play", "version": 1}')
+    (folder / "mine.py").write_text(_SNOOP.format(folder=str(folder)))
+    (folder / "mybot" / "__init__.py").write_text(
+        "def run():\n    exec(compile(open(__file__.replace('__init__', 'snoop')).read(), "
+        "'snoop', 'exec'))\n")
+    (folder / "mybot" / "snoop.py").write_text(_SNOOP.format(folder=str(folder)))
+    (folder / "mybot" / "data.txt").write_text("the bot's own")
+    Store(str(folder / "mybot" / "bot.db")).close()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+@needs("mount-namespace")
+@pytest.mark.parametrize("kind", ["exec-script", "python-package"])
+def test_a_bot_sees_its_own_files_not_the_stores_beside_them(users_folder: Path,
+                                                               kind: str) -> None:
+    """An `exec:` script in the folder tianti runs in sees itself, not the earlier run's store
+    (nor its WAL), the save beside it, or the folder's listing, and gets no PYTHONPATH; a
+    `python:` bot's package is seen whole (its own data) but for the store inside it."""
+    from ladder.referee import players
+
+    spec = (f"exec:{sys.executable} mine.py" if kind == "exec-script"
+            else "python:mybot:run")
+    argv = (players.command(spec, str(users_folder)) if kind == "exec-script"
+            else [sys.executable, "-c", "import mybot; mybot.run()"])
+    bot = spawn(argv, **players.sandbox_paths(spec, str(users_folder)))  # type: ignore[arg-type]
+    try:
+        report = answer(bot)
+    finally:
+        bot.kill()
+    assert isinstance(report, dict)
+    seen = report["seen"]
+    for name in ("old.db", "old.db-wal", "save.json", "mybot/bot.db"):
+        assert not seen[name].startswith(("SQLite", "wal", "{")), (name, seen)
+    if kind == "exec-script":
+        assert seen["mine.py"].startswith("\nimport json")
+        assert report["path"] is None
+        assert report["listing"] in ([], ["mine.py"]), report
+    else:
+        assert seen["mybot/data.txt"] == "the bot's own"
+        assert str(users_folder) in report["path"].split(":")
+        assert report["listing"] in ([], ["mybot"]), report
+
+
+@needs("mount-namespace")
+def test_exec_tianti_from_the_users_path_and_its_venv_play(
+        users_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`exec:tianti bot heuristic` with the venv's bin on the user's PATH (not the system's),
+    and `exec:<venv>/bin/tianti bot heuristic`, whose `#!` interpreter links into a folder the
+    sandbox hides (a pyenv or user Python in a home folder): both shake hands and play."""
+    from tests.ladder.helpers import cli, games
+
+    tianti = Path(sys.executable).parent / "tianti"
+    if not tianti.exists():
+        pytest.skip(f"no tianti script beside {sys.executable}")
+    monkeypatch.setenv("PATH", f"{tianti.parent}:/usr/bin:/bin")
+    db = users_folder / "run.db"
+    result = cli("tournament", "run", "--db", db, "--game", "dragon", "-p", 2,
+                 "-b", "path=exec:tianti bot heuristic", "-b", f"venv=exec:{tianti} bot heuristic",
+                 "--deals", 1, "--seed", 3, "--move-timeout", 30, "--workers", 1,
+                 "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["done"] == 2 and out["report"]["faults"] == 0, out
+    assert all(s["fault"] is None for g in games(db) for s in g.seats)
+
+
+def test_find_program_looks_on_the_users_path_then_the_systems(tmp_path: Path) -> None:
+    """A bare name is found on the PATH given (the user's) before the system's; a relative path
+    in the folder given; a script's `#!/usr/bin/env NAME` puts NAME's folder first on the
+    bot's PATH and binds NAME's installation; links are followed hop by hop."""
+    from ladder.referee import programs
+
+    bin_dir = tmp_path / "home" / "tool" / "bin"
+    bin_dir.mkdir(parents=True)
+    interp = bin_dir / "myinterp"
+    interp.write_text("#!/bin/sh\nexec /bin/sh \"$@\"\n")
+    interp.chmod(0o755)
+    link = tmp_path / "link-bin"
+    link.mkdir()
+    (link / "myinterp").symlink_to(interp)
+    script = tmp_path / "bot"
+    script.write_text("#!/usr/bin/env myinterp\necho hi\n")
+    script.chmod(0o755)
+    assert programs.find_program("myinterp", path=str(link)) == str(link / "myinterp")
+    assert programs.find_program("myinterp", path="/nowhere") is None
+    assert programs.find_program("./bot", cwd=str(tmp_path)) == str(script)
+    assert programs.find_program("sh", path="/nowhere") in ("/usr/bin/sh", "/bin/sh")
+    needs = programs.program_needs(str(script), path=str(link))
+    assert needs.path_dirs == [str(link)]
+    assert tmp_path / "home" / "tool" in needs.paths  # the real interpreter's installation
+    assert link / "myinterp" in needs.paths and script in needs.paths
