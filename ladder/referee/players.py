@@ -94,9 +94,9 @@ def module_files(spec: str, pythonpath: Sequence[str]) -> list[str]:
         package = os.path.join(entry, name)
         if os.path.isdir(package):
             return [package]
-        found = [os.path.join(entry, f) for f in sorted(os.listdir(entry))
-                 if f == name + ".py" or (f.startswith(name + ".") and f.endswith((".so", ".pyd")))] \
-            if os.path.isdir(entry) else []
+        names = sorted(os.listdir(entry)) if os.path.isdir(entry) else []
+        found = [os.path.join(entry, f) for f in names if f == name + ".py"
+                 or (f.startswith(name + ".") and f.endswith((".so", ".pyd")))]
         if found:
             return found
     return []

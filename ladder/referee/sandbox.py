@@ -811,8 +811,9 @@ def _bot_env(work: Path, env: Mapping[str, str] | None,
     working folder), PYTHONPATH and what the caller adds; nothing of the user's environment
     (never TIANTI_DB)."""
     lang = os.environ.get("LANG", "")
-    bot = {"PATH": ":".join([*path_dirs, BOT_PATH]), "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang)
-           else "C.UTF-8", "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
+    bot = {"PATH": ":".join([*path_dirs, BOT_PATH]),
+           "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang) else "C.UTF-8",
+           "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
     if pythonpath:
         bot["PYTHONPATH"] = os.pathsep.join(os.path.realpath(p) for p in pythonpath)
     for key, value in (env or {}).items():
