@@ -169,6 +169,7 @@ class ProcessBot:
         self._rng = random.Random(int.from_bytes(os.urandom(16), "little"))
         self._pending = bytearray()
         self._buffer = bytearray()
+        self._heard = False  # whether it ever wrote anything (a timeout's hint)
         self._coder: P.EventCoder | None = None
         # (who, line) of every line, "referee" or "bot", when a transcript is wanted
         self.transcript: list[tuple[str, str]] | None = [] if transcript else None
@@ -380,6 +381,19 @@ class ProcessBot:
                 return
             del self._pending[:n]
 
+    def _silence_hint(self) -> str:
+        """What a timeout's message adds about the bot's output: a bot that wrote nothing at
+        all, or part of a line, most likely holds its answer in an output buffer it never
+        flushed (C's stdio and Python's print both buffer a pipe)."""
+        if self._buffer:
+            return (f" (it wrote {len(self._buffer)} bytes without a line end: end each answer "
+                    "with a newline and flush it)")
+        if not self._heard:
+            return (" (it wrote nothing at all: if it did answer, its output was never "
+                    "flushed; a bot must flush stdout after each line, e.g. fflush(stdout) "
+                    "in C, print(..., flush=True) in Python)")
+        return ""
+
     def _read(self, deadline: float | None, what: str, limit: float | None) -> dict[str, Any]:
         """The bot's next message, flushing what is queued, within `deadline`."""
         if self.dead:
@@ -417,7 +431,8 @@ class ProcessBot:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     self._fail("timeout", f"no answer within the {what} time limit of "
-                                          f"{limit:g} s; its process was killed")
+                                          f"{limit:g} s; its process was killed"
+                               + self._silence_hint())
                 timeout = min(_CHECK_MS, max(1, int(left * 1000) + 1))
             events = poller.poll(timeout)
             if not events:  # quiet so far: has it closed its pipes behind the wrapper's back?
@@ -445,6 +460,7 @@ class ProcessBot:
                     if not chunk:
                         self.dead = True
                         self._crashed(what)
+                    self._heard = True
                     self._buffer += chunk
 
     # -- the end ---------------------------------------------------------------------------------
