@@ -101,7 +101,7 @@ def main() -> None:
     pause = args.pause == "true"
     isolation = sandbox.probe(sandbox.Limits(pause=pause))
     print(f"sandbox: {isolation.summary()}")
-    print(f"between its turns the bot is: {sandbox.pause_method(isolation)}")
+    print(f"between its turns the bot is {sandbox.pause_method(isolation)}")
     print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} CPUs")
     quiet: list[float] = []
     spinning: list[float] = []

@@ -251,15 +251,13 @@ def pause_method(isolation: "Isolation") -> str:
     at all."""
     features = isolation.features
     if "freezer-cgroup" in features:
-        return ("frozen between its turns (a freezer cgroup of its own: every process it starts, "
-                "in any session)")
+        return "frozen (a freezer cgroup of its own: every process it starts, in any session)"
     if "stop-signals" in features:
-        return ("stopped between its turns (SIGSTOP to each of its processes: no freezer cgroup "
-                "here)")
+        return "stopped (SIGSTOP to each of its processes: no freezer cgroup here)"
     if "pgrp-stop" in features:
-        return ("its process group stopped between its turns (no freezer cgroup, no namespace: "
-                "a process that calls setsid escapes)")
-    return "runs between its turns too (pause=false)"
+        return ("stopped by process group only (no freezer cgroup, no namespace: a process "
+                "that calls setsid escapes)")
+    return "left running (pause=false): it may take CPU from the others while they think"
 
 
 @functools.lru_cache(maxsize=None)

@@ -686,6 +686,23 @@ def test_processes_in_sessions_of_their_own_get_no_cpu_between_turns(
         assert not bot.freezer[1].exists()
 
 
+def test_the_runs_header_says_how_bots_are_kept_off_the_cpu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's header names the way a bot is kept off the CPU between its turns: a freezer
+    cgroup where there is one (as root here), and says so when the limits turn it off."""
+    from ladder.cli.tournament import placement_lines
+
+    monkeypatch.delenv("TIANTI_BOT_LIMITS", raising=False)
+    header = " ".join(placement_lines([("s", "exec:./mybot"), ("r", "random")]))
+    if sandbox._root() and sandbox._freezer_root() is not None:
+        assert "between its turns a bot is frozen (a freezer cgroup" in header
+    else:
+        assert "between its turns a bot is stopped" in header
+    monkeypatch.setenv("TIANTI_BOT_LIMITS", "pause=false")
+    header = " ".join(placement_lines([("s", "exec:./mybot")]))
+    assert "between its turns a bot is left running (pause=false)" in header
+
+
 def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import signal, time
