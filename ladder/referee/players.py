@@ -113,9 +113,11 @@ def sandbox_paths(spec: str, origin: str = "") -> dict[str, list[str]]:
     return {"pythonpath": pythonpath, "expose": expose, "conceal": [folder]}
 
 
-def command(spec: str, origin: str = "") -> list[str]:
+def command(spec: str, origin: str = "", user_path: str = "") -> list[str]:
     """The program (argv) that plays a process bot's spec; BotSpecError if it names none. A
-    relative name is looked up in `origin` (see `_folder`)."""
+    relative name is looked up in `origin` (see `_folder`), a bare command name on `user_path`
+    (the tournament's PATH; "": this process's), then the system's PATH (left bare if it is on
+    neither: the sandbox says it is not found)."""
     s = spec.strip()
     if s.startswith(PYTHON):
         if len(s.split("(", 1)[0].split(":")) != 3:
@@ -130,6 +132,10 @@ def command(spec: str, origin: str = "") -> list[str]:
     if not argv:
         raise BotSpecError(f"bot spec {spec!r}: exec: needs a command")
     here = _folder(origin)
+    if "/" not in argv[0]:
+        from ladder.referee.programs import find_program
+
+        argv[0] = find_program(argv[0], here, user_path or None) or argv[0]
     out = []
     for i, arg in enumerate(argv):
         path = os.path.join(here, arg)
@@ -141,19 +147,20 @@ def command(spec: str, origin: str = "") -> list[str]:
 
 def make_player(spec: str, *, move_timeout: float | None = None,
                 setup_timeout: float | None = None, origin: str = "", limits: str = "",
-                hide: Sequence[str] = (), **overrides: Any) -> Any:
+                hide: Sequence[str] = (), user_path: str = "", **overrides: Any) -> Any:
     """The bot `spec` names, ready to be seated (see the module doc). A process bot is started
     and has shaken hands when this returns (a failure is a `BotFault`). `origin` is the folder
     the tournament runs in and `limits` its $TIANTI_BOT_LIMITS, when the game is played
     elsewhere (a Ray worker runs in Ray's folder and environment); empty: this process's.
     `hide` names paths the bot's sandbox hides even where it could otherwise see them (the
-    tournament's store). The folder tianti runs in is hidden from the bot but for its own files
-    (its program, the arguments naming files, a `python:` bot's module or package) and tianti's
-    packages; tianti's data files are hidden even among those."""
+    tournament's store); `user_path` is the tournament's PATH, where a bare `exec:` command is
+    looked up ("": this process's). The folder tianti runs in is hidden from the bot but for
+    its own files (its program, the arguments naming files, a `python:` bot's module or
+    package) and tianti's packages; tianti's data files are hidden even among those."""
     from ladder.referee.host import ProcessBot
 
     if placement(spec) == "process":
-        return ProcessBot(command(spec, origin), move_timeout=move_timeout,
+        return ProcessBot(command(spec, origin, user_path), move_timeout=move_timeout,
                           setup_timeout=setup_timeout, limits=limits, hide=hide,
                           **sandbox_paths(spec, origin))
     return make_bot(spec, **overrides)
