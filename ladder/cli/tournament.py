@@ -391,13 +391,15 @@ def placement_lines(bots: Any) -> list[str]:
         where.setdefault(placement(spec), []).append(name)
     out = []
     if where.get("process"):
-        from ladder.referee.sandbox import probe
+        from ladder.referee.sandbox import pause_method, probe
 
         isolation = probe()
         out.append("in processes of their own: " + ", ".join(where["process"]))
         out.append("  their sandbox here: " + isolation.summary())
         import textwrap
 
+        out += textwrap.wrap("between its turns a bot is " + pause_method(isolation), 80,
+                             initial_indent="  ", subsequent_indent="    ")
         for w in isolation.warnings:
             out += textwrap.wrap("warning: " + w, 80, initial_indent="  ",
                                  subsequent_indent="    ")

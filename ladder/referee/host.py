@@ -64,17 +64,20 @@ def bot_limits(text: str | None = None) -> Any:
 
 
 def _spawn(argv: Sequence[str], pythonpath: Sequence[str], limits: str | None = None,
-           hide: Sequence[str] = ()) -> Any:
+           hide: Sequence[str] = (), expose: Sequence[str] = (),
+           conceal: Sequence[str] = ()) -> Any:
     """The bot's process: through the sandbox (its own folder, limits, namespaces) when
     `ladder.referee.sandbox` is there, else a plain child in its own session. `limits` as for
-    `bot_limits`; `hide`: paths its sandbox hides (a store, with its SQLite companions)."""
+    `bot_limits`; `hide`: paths its sandbox hides (a store, with its SQLite companions);
+    `expose`, `conceal`: as for `sandbox.spawn`."""
     try:
         from ladder.referee import sandbox
     except ImportError:
         sandbox = None  # type: ignore[assignment]
     if sandbox is not None:
         return sandbox.spawn(list(argv), limits=bot_limits(limits),
-                             pythonpath=tuple(pythonpath), hide=tuple(hide))
+                             pythonpath=tuple(pythonpath), hide=tuple(hide),
+                             expose=tuple(expose), conceal=tuple(conceal))
     return _PlainProcess(argv, pythonpath)
 
 
@@ -148,12 +151,14 @@ class ProcessBot:
     `argv` is the program; `move_timeout` the move time limit in seconds (None: none);
     `setup_timeout` how long the handshake may take; `limits` the sandbox's limits in
     $TIANTI_BOT_LIMITS's form (None or "": that variable's); `hide` paths its sandbox hides
-    wherever they are (the tournament's store)."""
+    wherever they are (the tournament's store); `expose` paths it must see and `conceal`
+    folders hidden from it but for those (see `sandbox.spawn`)."""
 
     def __init__(self, argv: Sequence[str], *, move_timeout: float | None = None,
                  setup_timeout: float | None = None, pythonpath: Sequence[str] = (),
                  referee: str = "tianti", transcript: bool = False,
-                 limits: str | None = None, hide: Sequence[str] = ()) -> None:
+                 limits: str | None = None, hide: Sequence[str] = (),
+                 expose: Sequence[str] = (), conceal: Sequence[str] = ()) -> None:
         self.argv = list(argv)
         self.move_timeout = move_timeout
         self.name = ""
@@ -164,10 +169,11 @@ class ProcessBot:
         self._rng = random.Random(int.from_bytes(os.urandom(16), "little"))
         self._pending = bytearray()
         self._buffer = bytearray()
+        self._heard = False  # whether it ever wrote anything (a timeout's hint)
         self._coder: P.EventCoder | None = None
         # (who, line) of every line, "referee" or "bot", when a transcript is wanted
         self.transcript: list[tuple[str, str]] | None = [] if transcript else None
-        self._proc = _spawn(self.argv, pythonpath, limits, hide)
+        self._proc = _spawn(self.argv, pythonpath, limits, hide, expose, conceal)
         self._in = self._proc.stdin.fileno()
         self._out = self._proc.stdout.fileno()
         os.set_blocking(self._in, False)
@@ -375,6 +381,19 @@ class ProcessBot:
                 return
             del self._pending[:n]
 
+    def _silence_hint(self) -> str:
+        """What a timeout's message adds about the bot's output: a bot that wrote nothing at
+        all, or part of a line, most likely holds its answer in an output buffer it never
+        flushed (C's stdio and Python's print both buffer a pipe)."""
+        if self._buffer:
+            return (f" (it wrote {len(self._buffer)} bytes without a line end: end each answer "
+                    "with a newline and flush it)")
+        if not self._heard:
+            return (" (it wrote nothing at all: if it did answer, its output was never "
+                    "flushed; a bot must flush stdout after each line, e.g. fflush(stdout) "
+                    "in C, print(..., flush=True) in Python)")
+        return ""
+
     def _read(self, deadline: float | None, what: str, limit: float | None) -> dict[str, Any]:
         """The bot's next message, flushing what is queued, within `deadline`."""
         if self.dead:
@@ -412,7 +431,8 @@ class ProcessBot:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     self._fail("timeout", f"no answer within the {what} time limit of "
-                                          f"{limit:g} s; its process was killed")
+                                          f"{limit:g} s; its process was killed"
+                               + self._silence_hint())
                 timeout = min(_CHECK_MS, max(1, int(left * 1000) + 1))
             events = poller.poll(timeout)
             if not events:  # quiet so far: has it closed its pipes behind the wrapper's back?
@@ -440,6 +460,7 @@ class ProcessBot:
                     if not chunk:
                         self.dead = True
                         self._crashed(what)
+                    self._heard = True
                     self._buffer += chunk
 
     # -- the end ---------------------------------------------------------------------------------

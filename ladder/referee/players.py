@@ -4,7 +4,8 @@ a process of its own.
 - `exec:COMMAND ARGS`: any program that speaks the protocol (docs/PROTOCOL.md). The command is
   split as a shell would (no shell runs it); a command or argument naming an existing file
   relative to the folder tianti was started in is made absolute (the bot itself starts in an
-  empty folder of its own).
+  empty folder of its own); a bare command name is looked up on the user's PATH (the sandbox's
+  `programs.find_program`). It gets no PYTHONPATH.
 - `python:module:factory(...)`: a user's Python bot, out of process by default, through the
   adapter (`python -m ladder.referee.adapter`), which finds the module on PYTHONPATH, in the
   folder tianti was started in, or among installed packages.
@@ -74,9 +75,49 @@ def _folder(origin: str) -> str:
     return origin if origin and os.path.isdir(origin) else os.getcwd()
 
 
-def command(spec: str, origin: str = "") -> list[str]:
+def tianti_packages() -> list[str]:
+    """The folders of tianti's own packages (what `import ladder` needs, and an editable
+    install's finder points at): every bot may see them, never the folder they are in."""
+    root = _tianti_root()
+    return [os.path.join(root, name) for name in ("ai", "engine", "ladder")
+            if os.path.isdir(os.path.join(root, name))]
+
+
+def module_files(spec: str, pythonpath: Sequence[str]) -> list[str]:
+    """The file or package folder of a `python:module:factory` bot's top-level module in the
+    first `pythonpath` entry that has it (what the bot may see of the folder tianti runs in);
+    [] when it is not in one of them (an installed package: the interpreter finds it)."""
+    name = spec.strip()[len(PYTHON):].split(":", 1)[0].split(".", 1)[0].strip()
+    if not name.isidentifier():
+        return []
+    for entry in pythonpath:
+        package = os.path.join(entry, name)
+        if os.path.isdir(package):
+            return [package]
+        names = sorted(os.listdir(entry)) if os.path.isdir(entry) else []
+        found = [os.path.join(entry, f) for f in names if f == name + ".py"
+                 or (f.startswith(name + ".") and f.endswith((".so", ".pyd")))]
+        if found:
+            return found
+    return []
+
+
+def sandbox_paths(spec: str, origin: str = "") -> dict[str, list[str]]:
+    """What a process bot's sandbox is given of the files here, as `sandbox.spawn`'s
+    `pythonpath`, `expose` and `conceal`: a `python:` bot its PYTHONPATH (see `python_path`) and
+    its module's file or package in the folder tianti runs in; an `exec:` bot no PYTHONPATH;
+    both tianti's packages; and that folder concealed (hidden but for what they are given)."""
+    folder = _folder(origin)
+    pythonpath = python_path(origin) if spec.strip().startswith(PYTHON) else []
+    expose = tianti_packages() + (module_files(spec, [folder]) if pythonpath else [])
+    return {"pythonpath": pythonpath, "expose": expose, "conceal": [folder]}
+
+
+def command(spec: str, origin: str = "", user_path: str = "") -> list[str]:
     """The program (argv) that plays a process bot's spec; BotSpecError if it names none. A
-    relative name is looked up in `origin` (see `_folder`)."""
+    relative name is looked up in `origin` (see `_folder`), a bare command name on `user_path`
+    (the tournament's PATH; "": this process's), then the system's PATH (left bare if it is on
+    neither: the sandbox says it is not found)."""
     s = spec.strip()
     if s.startswith(PYTHON):
         if len(s.split("(", 1)[0].split(":")) != 3:
@@ -91,6 +132,10 @@ def command(spec: str, origin: str = "") -> list[str]:
     if not argv:
         raise BotSpecError(f"bot spec {spec!r}: exec: needs a command")
     here = _folder(origin)
+    if "/" not in argv[0]:
+        from ladder.referee.programs import find_program
+
+        argv[0] = find_program(argv[0], here, user_path or None) or argv[0]
     out = []
     for i, arg in enumerate(argv):
         path = os.path.join(here, arg)
@@ -102,19 +147,22 @@ def command(spec: str, origin: str = "") -> list[str]:
 
 def make_player(spec: str, *, move_timeout: float | None = None,
                 setup_timeout: float | None = None, origin: str = "", limits: str = "",
-                hide: Sequence[str] = (), **overrides: Any) -> Any:
+                hide: Sequence[str] = (), user_path: str = "", **overrides: Any) -> Any:
     """The bot `spec` names, ready to be seated (see the module doc). A process bot is started
     and has shaken hands when this returns (a failure is a `BotFault`). `origin` is the folder
     the tournament runs in and `limits` its $TIANTI_BOT_LIMITS, when the game is played
     elsewhere (a Ray worker runs in Ray's folder and environment); empty: this process's.
     `hide` names paths the bot's sandbox hides even where it could otherwise see them (the
-    tournament's store)."""
+    tournament's store); `user_path` is the tournament's PATH, where a bare `exec:` command is
+    looked up ("": this process's). The folder tianti runs in is hidden from the bot but for
+    its own files (its program, the arguments naming files, a `python:` bot's module or
+    package) and tianti's packages; tianti's data files are hidden even among those."""
     from ladder.referee.host import ProcessBot
 
     if placement(spec) == "process":
-        return ProcessBot(command(spec, origin), move_timeout=move_timeout,
-                          setup_timeout=setup_timeout, pythonpath=python_path(origin),
-                          limits=limits, hide=hide)
+        return ProcessBot(command(spec, origin, user_path), move_timeout=move_timeout,
+                          setup_timeout=setup_timeout, limits=limits, hide=hide,
+                          **sandbox_paths(spec, origin))
     return make_bot(spec, **overrides)
 
 

@@ -60,11 +60,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from ladder.referee import programs
+
+# Folders of the system's own, never scanned for tianti's data files.
+_SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/lib64"), Path("/sbin"), Path("/etc"),
+           Path("/opt"))
 # Uids a bot runs as when the referee is root: one per bot, far above any real account's.
 UID_BASE = 1_900_000_000
 UID_SPAN = 50_000_000
 # The PATH a bot sees: system tools only, never the user's.
-BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
+BOT_PATH = programs.BOT_PATH
 # The exit status of a bot whose sandbox could not be set up (a mount refused): not its fault.
 SETUP_FAILED = 125
 # A bot's folder in the temporary folder: this prefix, the referee's pid, a dash, random letters.
@@ -86,7 +91,8 @@ class Limits:
     processes: int = 64     # processes and threads it may have at once (RLIMIT_NPROC)
     open_files: int = 256   # open descriptors per process (RLIMIT_NOFILE)
     network: bool = False   # False: a network namespace of its own, with no network at all
-    pause: bool = False     # True: its process group is stopped (SIGSTOP) between its turns
+    pause: bool = True      # True: between its turns all its processes are frozen (a freezer
+    #                         cgroup of its own, else SIGSTOP to each): it thinks only on its turn
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -146,7 +152,8 @@ class Isolation:
         short = {"private-tmp": "tmp", "read-only-root": "ro", "hidden-paths": "hide",
                  "uid-drop": "uid", "process-group": "pgrp", "empty-cwd": "cwd",
                  "scrubbed-env": "env", "no-inherited-fds": "fds", "rlimits": "rlim",
-                 "memory-cgroup": "mcg"}
+                 "memory-cgroup": "mcg", "freezer-cgroup": "frz", "stop-signals": "stop",
+                 "pgrp-stop": "pgstop"}
         line = (f"ns:{','.join(spaces)} " if spaces else "no namespaces ")
         line += "+" + ",".join(short.get(f, f) for f in others)
         tail = ""
@@ -228,7 +235,29 @@ def _features(mode: str, limits: Limits) -> tuple[str, ...]:
         features.append("uid-drop")
         if _memory_cgroup() is not None:
             features.append("memory-cgroup")
+    if limits.pause:
+        if mode in ("root-ns", "root-plain") and _freezer_root() is not None:
+            features.append("freezer-cgroup")
+        elif mode in ("root-ns", "user-ns", "root-plain"):
+            features.append("stop-signals")
+        else:
+            features.append("pgrp-stop")
     return tuple(features) + _BASE_FEATURES
+
+
+def pause_method(isolation: "Isolation") -> str:
+    """How a bot's processes are kept off the CPU between its turns, in words, for a run's
+    header: a freezer cgroup, SIGSTOP to each of its processes, its process group only, or not
+    at all."""
+    features = isolation.features
+    if "freezer-cgroup" in features:
+        return "frozen (a freezer cgroup of its own: every process it starts, in any session)"
+    if "stop-signals" in features:
+        return "stopped (SIGSTOP to each of its processes: no freezer cgroup here)"
+    if "pgrp-stop" in features:
+        return ("stopped by process group only (no freezer cgroup, no namespace: a process "
+                "that calls setsid escapes)")
+    return "left running (pause=false): it may take CPU from the others while they think"
 
 
 @functools.lru_cache(maxsize=None)
@@ -309,13 +338,109 @@ def _remove_cgroup(folder: Path | None, wait: float = 2.0) -> None:
             time.sleep(0.01)
 
 
+def _cgroup_mounts() -> dict[str, Path]:
+    """Where the cgroup hierarchies are mounted: "v2" for cgroup2, and each v1 controller's name
+    (from /proc/self/mountinfo)."""
+    found: dict[str, Path] = {}
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as file:
+            for line in file:
+                head, _, tail = line.partition(" - ")
+                fields, rest = head.split(), tail.split()
+                if len(fields) < 5 or len(rest) < 3:
+                    continue
+                point = Path(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)),
+                                    fields[4]))
+                if rest[0] == "cgroup2":
+                    found.setdefault("v2", point)
+                elif rest[0] == "cgroup":
+                    for option in rest[2].split(","):
+                        found.setdefault(option, point)
+    except OSError:
+        pass
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _freezer_root() -> tuple[str, Path] | None:
+    """Where a bot's freezer cgroup is made, as ("v2", folder) (cgroup v2's `cgroup.freeze`, in
+    the cgroup this process is in) or ("v1", folder) (the v1 freezer hierarchy's
+    `freezer.state`); None where neither can be made (not root, or no freezer here). Tried once:
+    a child cgroup is made and removed."""
+    if not _root():
+        return None
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+    except OSError:
+        return None
+    mounts = _cgroup_mounts()
+    candidates: list[tuple[str, Path, str]] = []
+    for hierarchy, controllers, path in lines:
+        if hierarchy == "0" and controllers == "" and "v2" in mounts:
+            candidates.append(("v2", mounts["v2"] / path.lstrip("/"), "cgroup.freeze"))
+    for hierarchy, controllers, path in lines:
+        if "freezer" in controllers.split(",") and "freezer" in mounts:
+            candidates.append(("v1", mounts["freezer"] / path.lstrip("/"), "freezer.state"))
+    for kind, folder, control in candidates:
+        probe = folder / f"{_FOLDER}probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+        except OSError:
+            continue
+        try:
+            if (probe / control).exists() and (probe / "cgroup.procs").exists():
+                return kind, folder
+        finally:
+            _remove_cgroup(probe, wait=0)
+    return None
+
+
+def _make_freezer() -> tuple[str, Path] | None:
+    """A freezer cgroup of the bot's own, as (kind, folder), thawed; None where there is none."""
+    found = _freezer_root()
+    if found is None:
+        return None
+    kind, parent = found
+    folder = parent / f"{_FOLDER}{os.getpid()}-{random.getrandbits(48):012x}"
+    try:
+        folder.mkdir()
+    except OSError:
+        return None
+    return kind, folder
+
+
+def _freeze_control(freezer: tuple[str, Path]) -> Path:
+    """The file that freezes and thaws the cgroup."""
+    kind, folder = freezer
+    return folder / ("cgroup.freeze" if kind == "v2" else "freezer.state")
+
+
+def _freeze_word(freezer: tuple[str, Path], frozen: bool) -> bytes:
+    if freezer[0] == "v2":
+        return b"1" if frozen else b"0"
+    return b"FROZEN" if frozen else b"THAWED"
+
+
+def _set_frozen(freezer: tuple[str, Path], frozen: bool) -> bool:
+    """Freeze or thaw every process in the cgroup (the kernel does it; what they started in
+    any session is in it too). False if the kernel refused."""
+    try:
+        _freeze_control(freezer).write_bytes(_freeze_word(freezer, frozen))
+    except OSError:
+        return False
+    return True
+
+
 def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
-    """Start `true` the way a bot would be started; None if it worked, else why not (one line)."""
+    """Start `true` the way a bot would be started (with the limits the bots will get: those of
+    $TIANTI_BOT_LIMITS, fitted to this process's own); None if it worked, else why not (one
+    line: the first the tools wrote, such as prlimit's or mount's)."""
     base = Path(tempfile.mkdtemp(prefix="tianti-probe-"))
     try:
         work = base / "work"
         work.mkdir()
-        argv, _ = _ns_argv(mode, tools, Limits(), base, work,
+        argv, _ = _ns_argv(mode, tools, fit(_env_limits())[0], base, work,
                            _pick_uid() if mode == "root-ns" else None,
                            [tools["sh"], "-c", "test -d /proc/1 && test ! -e /proc/2"], (),
                            *_default_hides())
@@ -333,9 +458,53 @@ def _try_namespaces(mode: str, tools: Mapping[str, str]) -> str | None:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def probe() -> Isolation:
-    """What this machine allows a bot's sandbox (with the default limits): tried once, cached."""
-    return _plan().isolation
+def probe(limits: Limits | None = None) -> Isolation:
+    """What this machine allows a bot's sandbox with `limits` (None: those of
+    $TIANTI_BOT_LIMITS, else the defaults), fitted to this process's own (`fit`): the namespaces
+    are tried once and cached."""
+    plan = _plan()
+    fitted, lowered = fit(limits if limits is not None else _env_limits())
+    return Isolation(_features(plan.mode, fitted), plan.isolation.warnings + tuple(lowered))
+
+
+def _env_limits() -> Limits:
+    """The limits $TIANTI_BOT_LIMITS names (the defaults if it is unset or wrong: where it is
+    wrong, the run says so before any bot starts)."""
+    try:
+        return Limits.parse(os.environ.get("TIANTI_BOT_LIMITS", ""))
+    except ValueError:
+        return Limits()
+
+
+# (field of Limits, rlimit, bytes per unit, what the user set it with)
+_FITTED = (("memory_mb", resource.RLIMIT_AS, 1024 * 1024, "ulimit -v"),
+           ("file_mb", resource.RLIMIT_FSIZE, 1024 * 1024, "ulimit -f"),
+           ("open_files", resource.RLIMIT_NOFILE, 1, "ulimit -n"),
+           ("processes", resource.RLIMIT_NPROC, 1, "ulimit -u"))
+
+
+def fit(limits: Limits) -> tuple[Limits, list[str]]:
+    """`limits` lowered to this process's own soft rlimits, with a line for each one lowered: a
+    bot never gets more than tianti runs with (`ulimit -v 3000000` makes its 4096 MB 2929), and
+    prlimit could not raise a limit without privilege anyway, which would cost the bot its
+    namespaces."""
+    changes: dict[str, int] = {}
+    lines: list[str] = []
+    for name, which, unit, how in _FITTED:
+        try:
+            soft, _ = resource.getrlimit(which)
+        except (OSError, ValueError):
+            continue
+        wanted = getattr(limits, name)
+        if soft == resource.RLIM_INFINITY or wanted * unit <= soft:
+            continue
+        value = max(8 if name == "open_files" else 1, soft // unit)
+        if value >= wanted:
+            continue
+        changes[name] = value
+        lines.append(f"limit {name} lowered from {wanted} to {value}: tianti itself runs "
+                     f"under that limit ({how})")
+    return (dataclasses.replace(limits, **changes) if changes else limits), lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -363,20 +532,35 @@ def _under(path: Path, folder: Path) -> bool:
 
 
 def _needed_paths(argv: Sequence[str], pythonpath: Sequence[str],
-                  expose: Sequence[str]) -> list[Path]:
-    """The paths the bot must see: its program's installation (for `.../bin/prog`, the folder
-    above bin: an interpreter's prefix, a virtualenv), its PYTHONPATH, absolute paths on its
-    command line, and whatever the caller names."""
-    found: list[Path] = []
-    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
-    if program:
-        for candidate in {Path(os.path.abspath(program)), Path(os.path.realpath(program))}:
-            parent = candidate.parent
-            found.append(parent.parent if parent.name == "bin" and parent.parent != Path("/")
-                         else candidate)
+                  expose: Sequence[str], program_paths: Sequence[Path] = (),
+                  conceal: Sequence[Path] = ()) -> list[Path]:
+    """The paths the bot must see: what its program needs (`program_paths`, from
+    `programs.program_needs`: its installation, links, interpreters), its PYTHONPATH, files on
+    its command line (each with its folder, unless that folder is one of `conceal` or holds
+    one: then the file alone), and whatever the caller names. A PYTHONPATH entry that is one of
+    `conceal` (or holds one) is not bound as a whole: its caller exposes what is needed of it."""
+    found: list[Path] = list(program_paths)
+    if not program_paths:
+        program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
+        if program:
+            for candidate in {Path(os.path.abspath(program)), Path(os.path.realpath(program))}:
+                parent = candidate.parent
+                found.append(parent.parent if parent.name == "bin" and parent.parent != Path("/")
+                             else candidate)
+    concealed = [Path(os.path.abspath(c)) for c in conceal]
+
+    def hides_something(folder: Path) -> bool:
+        return any(_under(c, folder) for c in concealed)
+
     for item in list(argv[1:]) + list(expose) + [p for p in pythonpath if p]:
         if (item.startswith("/") or item in pythonpath or item in expose) and os.path.exists(item):
-            found += [Path(os.path.abspath(item)), Path(os.path.realpath(item))]
+            for path in {Path(os.path.abspath(item)), Path(os.path.realpath(item))}:
+                if item in pythonpath and item not in expose and hides_something(path):
+                    continue
+                found.append(path)
+                if item in argv[1:] and path.is_file() and not hides_something(path.parent) \
+                        and path.parent != Path("/"):
+                    found.append(path.parent)  # a script's folder: its own modules, data
     unique: list[Path] = []
     for path in sorted(set(found), key=lambda p: len(p.parts)):
         if not any(_under(path, kept) for kept in unique) and path != Path("/"):
@@ -448,7 +632,10 @@ def _nproc(mode: str, limits: Limits) -> int:
                             break
             except (OSError, ValueError):
                 pass
-    return mine + limits.processes
+    soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    total = mine + limits.processes
+    # never above what this process has: prlimit could not raise it, and the bot would not start
+    return total if soft == resource.RLIM_INFINITY else min(total, soft)
 
 
 def _writable_mounts() -> list[Path]:
@@ -502,7 +689,8 @@ def _app_dir() -> str | None:
 def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, work: Path,
              uid: int | None, argv: Sequence[str], needed: Sequence[Path],
              soft: Sequence[Path] = (), hard: Sequence[Path] = (),
-             cgroup: Path | None = None) -> tuple[list[str], list[str]]:
+             cgroup: Path | None = None, freezer: Path | None = None,
+             files: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
     """`[prlimit ...] unshare ... sh -ec SCRIPT sh ARGV...`, and warnings. The script, root of
     the new namespaces, makes every writable mount read-only, mounts the private tmpfs (on a
     staging folder first, so that needed paths under /tmp can still be bound into it), hides the
@@ -511,7 +699,9 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     still show (a folder under a tmpfs, a file, with its SQLite companions, under /dev/null),
     makes the working folder and execs the bot through setpriv (its own uid, no capabilities, no
     new privileges, killed if the referee's side dies). With `cgroup`, the script first moves
-    itself into it (what it starts is then counted there)."""
+    itself into it (what it starts is then counted there); the same with `freezer`, the bot's
+    freezer cgroup. `files` are hidden one by one wherever they show (tianti's data found in the
+    folders the bot is given), with their SQLite companions."""
     q = shlex.quote
     stage = base / "stage"
     stage.mkdir(exist_ok=True)
@@ -537,8 +727,9 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
     failed = (f"echo 'tianti sandbox: could not set up the namespaces of the bot (see above)' >&2;"
               f" exit {SETUP_FAILED}")
     lines = [f"trap {q(failed)} EXIT"]
-    if cgroup is not None:  # "0": the writing process (the script, which becomes the bot)
-        lines.append(f"echo 0 > {q(str(cgroup / 'cgroup.procs'))}")
+    for group in (cgroup, freezer):  # "0": the writing process (the script, becoming the bot)
+        if group is not None:
+            lines.append(f"echo 0 > {q(str(group / 'cgroup.procs'))}")
     lines.append("mount -n -o remount,bind,ro /")
     lines += [f"mount -n -o remount,bind,ro {q(str(point))} 2>/dev/null || true"
               for point in _writable_mounts()]
@@ -592,6 +783,10 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
         elif shows(folder):
             lines.append("mount -n -t tmpfs -o size=1m,nr_inodes=64,mode=755,ro,nosuid,nodev "
                          f"tianti-hide {q(str(folder))}")
+    for path in files:
+        for file in [path] + [Path(f"{path}{end}") for end in ("-wal", "-shm", "-journal")]:
+            if file.is_file() and shows(file):
+                lines.append(f"mount -n --bind /dev/null {q(str(file))}")
     lines.append(f"mkdir -p {q(str(work))}")
     if uid is not None:
         lines.append(f"chown {uid}:{uid} {q(str(work))}")
@@ -617,12 +812,14 @@ def _ns_argv(mode: str, tools: Mapping[str, str], limits: Limits, base: Path, wo
 
 
 def _bot_env(work: Path, env: Mapping[str, str] | None,
-             pythonpath: Sequence[str]) -> dict[str, str]:
-    """PATH, LANG, HOME (its working folder), PYTHONPATH and what the caller adds; nothing of the
-    user's environment (never TIANTI_DB)."""
+             pythonpath: Sequence[str], path_dirs: Sequence[str] = ()) -> dict[str, str]:
+    """PATH (`path_dirs`, the folders of its interpreters, then the system's), LANG, HOME (its
+    working folder), PYTHONPATH and what the caller adds; nothing of the user's environment
+    (never TIANTI_DB)."""
     lang = os.environ.get("LANG", "")
-    bot = {"PATH": BOT_PATH, "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang)
-           else "C.UTF-8", "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
+    bot = {"PATH": ":".join([*path_dirs, BOT_PATH]),
+           "LANG": lang if re.fullmatch(r"[A-Za-z0-9_.@-]{1,40}", lang) else "C.UTF-8",
+           "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
     if pythonpath:
         bot["PYTHONPATH"] = os.pathsep.join(os.path.realpath(p) for p in pythonpath)
     for key, value in (env or {}).items():
@@ -740,25 +937,47 @@ def _sweep(min_age: float = 10.0) -> None:
         if _root() and UID_BASE <= uid < UID_BASE + UID_SPAN:
             _kill_uid(uid)
         shutil.rmtree(entry.path, ignore_errors=True)
-    found = _memory_cgroup()
-    if found is not None:
+    for found in (_memory_cgroup(), _freezer_root()):
+        if found is None:
+            continue
         try:
-            groups = list(os.scandir(found[0]))
+            groups = list(os.scandir(found[1] if isinstance(found[0], str) else found[0]))
         except OSError:
             groups = []
         for entry in groups:
             match = re.fullmatch(_FOLDER + r"([0-9]+)-[0-9a-f]+", entry.name)
             if match and int(match.group(1)) != os.getpid() and not _alive(int(match.group(1))):
+                if isinstance(found[0], str):  # a freezer: what is still in it thaws, and dies
+                    freezer = (found[0], Path(entry.path))
+                    _set_frozen(freezer, False)
+                    for pid in _cgroup_pids(freezer[1]):
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except OSError:
+                            pass
                 _remove_cgroup(Path(entry.path), wait=0)
 
 
 def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: int,
-          wrapped: bool = True, cgroup: Path | None = None) -> None:
+          wrapped: bool = True, cgroup: Path | None = None,
+          freezer: tuple[str, Path] | None = None) -> None:
     """Kill the bot and everything it started, collect its exit status, remove its folders; only
     in the process that started it (a forked child's exit leaves its parent's bots alone).
     `wrapped`: started through `unshare --fork`, whose child is the namespace's init."""
     if os.getpid() != owner:
         return
+    if freezer is not None:  # v2 kills frozen processes at once; v1's must thaw to die
+        if freezer[0] == "v2":
+            try:
+                (freezer[1] / "cgroup.kill").write_text("1")
+            except OSError:
+                pass
+        _set_frozen(freezer, False)
+    for pid in _descendants(popen.pid) if wrapped else []:  # stopped one by one: run to die
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except OSError:
+            pass
     try:  # a paused bot (and its namespace's wrapper, which must reap it) runs again to die
         os.killpg(popen.pid, signal.SIGCONT)
     except OSError:
@@ -794,7 +1013,39 @@ def _reap(popen: subprocess.Popen[bytes], uid: int | None, base: Path, owner: in
         except OSError:
             pass
     _remove_cgroup(cgroup)
+    if freezer is not None:
+        if freezer[0] == "v1":  # what is left of it (it thawed above)
+            for pid in _cgroup_pids(freezer[1]):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        _remove_cgroup(freezer[1])
     shutil.rmtree(base, ignore_errors=True)
+
+
+def _cgroup_pids(folder: Path) -> list[int]:
+    """The processes in a cgroup ([] if it is gone)."""
+    try:
+        return [int(x) for x in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid` (children, theirs, ...); in a PID namespace, whatever a bot
+    started in a session of its own is still below its init."""
+    out: list[int] = []
+    queue = children_of(pid)
+    seen: set[int] = set()
+    while queue:
+        child = queue.pop()
+        if child in seen:
+            continue
+        seen.add(child)
+        out.append(child)
+        queue.extend(children_of(child))
+    return out
 
 
 class BotProcess:
@@ -810,7 +1061,8 @@ class BotProcess:
 
     def __init__(self, popen: subprocess.Popen[bytes], isolation: Isolation, workdir: Path,
                  base: Path, stderr_path: Path, uid: int | None, wrapped: bool = False,
-                 pause: bool = False, cgroup: Path | None = None) -> None:
+                 pause: bool = False, cgroup: Path | None = None,
+                 freezer: tuple[str, Path] | None = None) -> None:
         assert popen.stdin is not None and popen.stdout is not None
         self._popen = popen
         self.stdin = popen.stdin  # type: ignore[assignment]
@@ -824,14 +1076,28 @@ class BotProcess:
         self._pause = pause  # stopped between its turns (`Limits.pause`)
         self._paused = False
         self.cgroup = cgroup
+        self.freezer = freezer  # (kind, folder) of its freezer cgroup, if it has one
+        # its control file, kept open: a write through it costs a few us, an open ~50 us
+        self._freeze_fd: int | None = None
+        if freezer is not None and pause:
+            try:
+                self._freeze_fd = os.open(_freeze_control(freezer), os.O_WRONLY | os.O_CLOEXEC)
+            except OSError:
+                self._freeze_fd = None
         self._tail: bytes | None = None
         self._finalizer = weakref.finalize(self, _reap, popen, uid, base, os.getpid(), wrapped,
-                                           cgroup)
+                                           cgroup, freezer)
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and remove its folders. Idempotent."""
         if self._tail is None:
             self._tail = self._read_tail(_TAIL_KEPT)
+        if self._freeze_fd is not None:
+            try:
+                os.close(self._freeze_fd)
+            except OSError:
+                pass
+            self._freeze_fd = None
         self._finalizer()
 
     def wait(self, timeout: float | None = None) -> int | None:
@@ -846,21 +1112,54 @@ class BotProcess:
         return self._popen.poll() is None
 
     def pause(self) -> None:
-        """Stop the bot's process group (SIGSTOP) until `resume()`, if its limits say `pause`:
-        between its turns it then uses no CPU while the others think."""
-        if self._pause and not self._paused:
-            try:
-                os.killpg(self.pid, signal.SIGSTOP)
-                self._paused = True
-            except OSError:
-                pass
+        """Keep every process of the bot off the CPU until `resume()`, if its limits say
+        `pause` (the default): between its turns it then uses no CPU while the others think.
+        Its freezer cgroup is frozen where it has one (what it started in sessions of its own
+        included); else each of its processes is sent SIGSTOP (those below its namespace's init,
+        those of its uid, its process group)."""
+        if not self._pause or self._paused or self._popen.poll() is not None:
+            return
+        self._paused = True
+        if self._freeze(True):
+            return
+        self._signal_all(signal.SIGSTOP)
 
     def resume(self) -> None:
-        """Let a paused bot run again (SIGCONT to its process group)."""
-        if self._paused:
-            self._paused = False
+        """Let a paused bot run again (thaw its cgroup, or SIGCONT to each of its processes)."""
+        if not self._paused:
+            return
+        self._paused = False
+        if self._freeze(False):
+            return
+        self._signal_all(signal.SIGCONT)
+
+    def _freeze(self, frozen: bool) -> bool:
+        """Freeze or thaw its cgroup through the kept control file; False if it has none or
+        the kernel refused (the caller then signals each process)."""
+        if self.freezer is None:
+            return False
+        if self._freeze_fd is not None:
             try:
-                os.killpg(self.pid, signal.SIGCONT)
+                os.pwrite(self._freeze_fd, _freeze_word(self.freezer, frozen), 0)
+                return True
+            except OSError:
+                pass
+        return _set_frozen(self.freezer, frozen)
+
+    def _signal_all(self, sig: int) -> None:
+        """`sig` to the bot's process group, every process below its namespace's wrapper and
+        every process of its uid; twice, for a process that forked meanwhile."""
+        for _ in range(2):
+            pids = set(_descendants(self.pid)) if self._wrapped else set()
+            if self.uid is not None:
+                pids.update(_processes_of(self.uid))
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+            try:
+                os.killpg(self.pid, sig)
             except OSError:
                 pass
 
@@ -935,38 +1234,53 @@ class BotProcess:
 
 def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, str] | None = None,
           pythonpath: Sequence[str] = (), expose: Sequence[str] = (),
-          hide: Sequence[str] = ()) -> BotProcess:
-    """Start `argv` as a bot in its sandbox (see the module's docstring); `argv[0]` is looked up
-    in `BOT_PATH` unless it names a path. `pythonpath` is its PYTHONPATH; `expose` names more paths
+          hide: Sequence[str] = (), conceal: Sequence[str] = ()) -> BotProcess:
+    """Start `argv` as a bot in its sandbox (see the module's docstring). `argv[0]` is found as
+    the user's shell would (`programs.find_program`: a bare name on the user's PATH, then the
+    system's); what it needs to run (its `#!` interpreter, a venv's, their links into a home
+    folder) is bound in read-only. `pythonpath` is its PYTHONPATH; `expose` names more paths
     it must see (both are bound into its namespace read-only, even from a hidden folder); `hide`
     names more paths it must not see even there (a store: its folder, or if the bot needs that
     folder, the file and its SQLite companions), on top of the referee's home, tianti's data
-    folder and the TIANTI_DB store. The working folder and stderr file live in a fresh referee
-    folder that `kill()` removes. FileNotFoundError if the command is not there, ValueError for a
-    bad `env`.
+    folder, the TIANTI_DB store and tianti's data files found in the folders it is given
+    (`programs.tianti_files`). `conceal` names folders hidden from it but for the paths it needs
+    in them (the folder tianti runs in; the current folder always is). The working folder and
+    stderr file live in a fresh referee folder that `kill()` removes. FileNotFoundError if the
+    command is not there, ValueError for a bad `env`.
 
     The bot is killed when the thread that called `spawn` ends (PR_SET_PDEATHSIG, so that a
     worker killed outright leaves no bot behind): start bots from a thread that outlives them,
     such as the worker's main thread."""
     if not argv:
         raise ValueError("a bot needs a command")
-    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=BOT_PATH)
-    if not program or not os.path.isfile(program) or not os.access(program, os.X_OK):
-        raise FileNotFoundError(f"bot command not found or not executable: {argv[0]}")
+    program = programs.find_program(argv[0])
+    if program is None:
+        where = ("" if "/" in argv[0] else
+                 " (looked up on the PATH of the user who runs tianti, then the system's)")
+        raise FileNotFoundError(f"bot command not found or not executable: {argv[0]}{where}")
+    argv = [program, *argv[1:]]
+    needs = programs.program_needs(program)
+    concealed = [os.getcwd(), *conceal]
     plan = _plan()
     mode, tools = plan.mode, plan.tools
     warnings = list(plan.isolation.warnings)
+    limits, lowered = fit(limits)
+    warnings += lowered
     if time.time() - _swept[0] > 60:
         _sweep()
     base = Path(tempfile.mkdtemp(prefix=f"{_FOLDER}{os.getpid()}-"))
     cgroup: Path | None = None
+    freezer: tuple[str, Path] | None = None
     try:
         os.chmod(base, 0o711)  # its uid may pass through to `work`, not list or read the rest
         work = base / "work"
         work.mkdir(mode=0o700)
         stderr_path = base / "stderr"
-        bot_env = _bot_env(work, env, pythonpath)
-        needed = _needed_paths(argv, pythonpath, expose)
+        bot_env = _bot_env(work, env, pythonpath, needs.path_dirs)
+        needed = _needed_paths(argv, pythonpath, expose, needs.paths,
+                               [Path(c) for c in conceal])
+        data_files = programs.tianti_files(
+            [p for p in needed if not any(_under(p, root) for root in _SYSTEM)])
         closed = [(p, _blocking_ancestor(p)) for p in needed] if mode == "root-plain" else []
         closed = [(path, block) for path, block in closed if block is not None]
         if closed:  # no mount namespace to bind them through: the bot keeps root's uid
@@ -990,16 +1304,28 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
                 features = tuple(f for f in features if f != "memory-cgroup")
                 warnings.append("could not make the bot's memory cgroup: memory_mb limits each "
                                 "of its processes, not all of them together")
+        if "freezer-cgroup" in features:
+            can_join = mode == "root-ns" or ("setpriv" in tools and "sh" in tools)
+            freezer = _make_freezer() if can_join else None
+            if freezer is None:
+                features = tuple("stop-signals" if f == "freezer-cgroup" else f
+                                 for f in features)
+                warnings.append("could not make the bot's freezer cgroup: its processes are "
+                                "stopped one by one between its turns (SIGSTOP)")
+        joined = [group for group in (cgroup, freezer[1] if freezer else None)
+                  if group is not None]
         if mode in ("root-ns", "user-ns"):
             soft, hard = _default_hides()
             command, hidden = _ns_argv(mode, tools, limits, base, work, uid, argv, needed,
-                                       soft, hard + [Path(h) for h in hide], cgroup)
+                                       soft + [Path(c) for c in concealed],
+                                       hard + [Path(h) for h in hide], cgroup,
+                                       freezer[1] if freezer else None, data_files)
             warnings += hidden
         else:
             join, drop = "", ""
-            if cgroup is not None:  # as root: join, then become the bot's uid
-                join = (f"echo 0 > {shlex.quote(str(cgroup / 'cgroup.procs'))} || exit "
-                        f"{SETUP_FAILED}; ")
+            if joined:  # as root: join, then become the bot's uid
+                join = "".join(f"echo 0 > {shlex.quote(str(group / 'cgroup.procs'))} || exit "
+                               f"{SETUP_FAILED}; " for group in joined)
                 drop = (f"{shlex.quote(tools['setpriv'])} --reuid={uid} --regid={uid} "
                         "--clear-groups --pdeathsig=KILL -- ")  # a uid change clears it
             oom = ([tools["sh"], "-c", join + "echo 1000 > /proc/self/oom_score_adj; "
@@ -1013,14 +1339,16 @@ def spawn(argv: Sequence[str], *, limits: Limits = Limits(), env: Mapping[str, s
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd,
                 cwd=work if mode not in ("root-ns", "user-ns") else base, env=bot_env,
                 close_fds=True, start_new_session=True, preexec_fn=preexec,
-                user=uid if mode == "root-plain" and cgroup is None else None,
-                group=uid if mode == "root-plain" and cgroup is None else None,
-                extra_groups=[] if mode == "root-plain" and cgroup is None else None)
+                user=uid if mode == "root-plain" and not joined else None,
+                group=uid if mode == "root-plain" and not joined else None,
+                extra_groups=[] if mode == "root-plain" and not joined else None)
         finally:
             os.close(fd)
     except BaseException:
         _remove_cgroup(cgroup, wait=0)
+        _remove_cgroup(freezer[1] if freezer else None, wait=0)
         shutil.rmtree(base, ignore_errors=True)
         raise
     return BotProcess(popen, Isolation(features, tuple(warnings)), work, base, stderr_path, uid,
-                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause, cgroup=cgroup)
+                      wrapped=mode in ("root-ns", "user-ns"), pause=limits.pause, cgroup=cgroup,
+                      freezer=freezer)

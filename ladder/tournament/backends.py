@@ -46,7 +46,6 @@ import signal
 import socket
 import sys
 import sysconfig
-import tempfile
 import threading
 import time
 import traceback
@@ -57,6 +56,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from engine.core.errors import TiantiError
 from ladder.tournament.schedule import GameTask
+from ladder.tournament import tempdirs
 from ladder.tournament.inproc import output_path, read_tail, with_output
 from ladder.tournament.worker import (GameOutcome, LocalHeartbeat, VoidedGame, WorkerSlot,
                                       install_watchdog, kill_group, play_task, worker_main,
@@ -150,6 +150,7 @@ class LocalBackend:
         self.workers = workers
         self.kill_grace = kill_grace
         self.stall_limit = stall_limit
+        tempdirs.sweep()  # folders that workers of killed tournaments left
         self._ctx = multiprocessing.get_context("spawn")
         self._pool: list[_Worker] = []
         # one selector for the whole run (multiprocessing's wait() builds one per call)
@@ -170,7 +171,7 @@ class LocalBackend:
         slot = slot if slot is not None else WorkerSlot(self._ctx)
         slot.reset()
         parent_end, child_end = self._ctx.Pipe(duplex=True)
-        output_dir = tempfile.mkdtemp(prefix="tianti-worker-")
+        output_dir = tempdirs.make("worker")
         process = self._ctx.Process(target=worker_main,
                                     args=(child_end, slot, os.getpid(), output_dir),
                                     name="tianti-worker", daemon=True)

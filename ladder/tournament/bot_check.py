@@ -115,7 +115,7 @@ def _output_note(output: str, lines: int = 5) -> str:
 
 
 def _probe_dir(pid: int) -> str:
-    return os.path.join(tempfile.gettempdir(), f"tianti-bot-check-{pid}")
+    return os.path.join(tempfile.gettempdir(), f"tianti-bot-check-{pid}")  # tempdirs' form
 
 
 def _probe_main(conn: Connection, bots: list[tuple[str, str]], limit: float | None) -> None:

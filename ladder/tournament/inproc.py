@@ -18,7 +18,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from typing import Any
@@ -136,8 +135,12 @@ class BotSandbox:
     def __init__(self, directory: str | None = None, quiet_outside: bool = False,
                  adopt_orphans: bool = False) -> None:
         self._own_directory = directory is None
-        self.directory = directory if directory is not None else tempfile.mkdtemp(
-            prefix="tianti-bots-")
+        if directory is None:
+            from ladder.tournament import tempdirs
+
+            tempdirs.sweep()  # what killed workers (a Ray worker's) left
+            directory = tempdirs.make("bots")
+        self.directory = directory
         os.makedirs(self.directory, exist_ok=True)
         for stream in (sys.stdout, sys.stderr):
             try:

@@ -171,7 +171,8 @@ def missing_tasks(store: Store, run_id: int) -> list[GameTask]:
     # the store they are written to is hidden from every bot, wherever it is
     return [t for t in plan(info.spec, run_id, origin=os.getcwd(),
                             bot_limits=os.environ.get(LIMITS_VAR, "").strip(),
-                            hide=(os.path.abspath(store.path),))
+                            hide=(os.path.abspath(store.path),),
+                            user_path=os.environ.get("PATH", ""))
             if t.key not in done]
 
 

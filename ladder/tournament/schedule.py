@@ -92,9 +92,12 @@ class GameTask:
     # Where the tournament runs, for the bots in processes of their own: a Ray worker runs in a
     # folder and environment of Ray's, not the tournament's. `origin` is the folder relative
     # `exec:` commands and `python:` modules are found in ("": the worker's own folder);
-    # `bot_limits` the tournament's $TIANTI_BOT_LIMITS ("": the worker's environment's).
+    # `bot_limits` the tournament's $TIANTI_BOT_LIMITS ("": the worker's environment's);
+    # `user_path` the tournament's $PATH, on which a bare `exec:` command name is looked up
+    # ("": the worker's).
     origin: str = ""
     bot_limits: str = ""
+    user_path: str = ""
     # Paths no bot may see wherever they are: the tournament's store (its SQLite companions,
     # -wal, -shm, -journal, go with it). A path missing where the game is played is ignored.
     hide: tuple[str, ...] = ()
@@ -161,9 +164,10 @@ def check(spec: TournamentSpec) -> int:
 
 
 def plan(spec: TournamentSpec, run_id: int = 0, origin: str = "",
-         bot_limits: str = "", hide: tuple[str, ...] = ()) -> list[GameTask]:
-    """Every game of the tournament, deal by deal (`origin`, `bot_limits`, `hide`: see
-    GameTask)."""
+         bot_limits: str = "", hide: tuple[str, ...] = (),
+         user_path: str = "") -> list[GameTask]:
+    """Every game of the tournament, deal by deal (`origin`, `bot_limits`, `hide`,
+    `user_path`: see GameTask)."""
     check(spec)
     tables = seatings(len(spec.bots), spec.players, spec.seatings)
     tasks: list[GameTask] = []
@@ -175,5 +179,5 @@ def plan(spec: TournamentSpec, run_id: int = 0, origin: str = "",
                 run_id=run_id, deal=deal, seating=s, game=spec.game, options=dict(spec.options),
                 seed=seed, resample_seed=rseed, bots=tuple(spec.bots[b] for b in seating),
                 move_timeout=spec.move_timeout, origin=origin, bot_limits=bot_limits,
-                hide=hide))
+                hide=hide, user_path=user_path))
     return tasks

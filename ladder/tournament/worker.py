@@ -400,7 +400,7 @@ def play_task(task: GameTask, heartbeat: Any = None,
             if made is None:
                 made, _, fault = referee.call(seat, -1, _make, spec, overrides,
                                               referee.move_timeout, task.origin,
-                                              task.bot_limits, task.hide,
+                                              task.bot_limits, task.hide, task.user_path,
                                               limit=referee.setup_limit())
             else:
                 fault = None
@@ -453,12 +453,14 @@ def play_task(task: GameTask, heartbeat: Any = None,
 
 
 def _make(spec: str, overrides: dict[str, Any], move_timeout: float | None = None,
-          origin: str = "", limits: str = "", hide: tuple[str, ...] = ()) -> Any:
+          origin: str = "", limits: str = "", hide: tuple[str, ...] = (),
+          user_path: str = "") -> Any:
     """A bot made from its spec (the body of a timed call); a bot in a process of its own is
-    started and has shaken hands (it may take the setup time limit). `origin`, `limits` and
-    `hide`: the task's (see `GameTask`)."""
+    started and has shaken hands (it may take the setup time limit). `origin`, `limits`,
+    `hide` and `user_path`: the task's (see `GameTask`)."""
     return make_player(spec, move_timeout=move_timeout, setup_timeout=setup_limit(move_timeout),
-                       origin=origin, limits=limits, hide=hide, **overrides)
+                       origin=origin, limits=limits, hide=hide, user_path=user_path,
+                       **overrides)
 
 
 # The bots in processes of their own that this worker keeps between games, by seat, spec and

@@ -126,7 +126,8 @@ def test_the_store_is_hidden_from_bots_wherever_it_is(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
     """A `--db` store outside tianti's data folder, in a folder the bot can otherwise see (the
     folder the run starts in, which is on its PYTHONPATH, or any other folder outside /tmp, which
-    its namespace replaces): the bot reads nothing of it or of its -wal and -shm files."""
+    its namespace replaces): the bot reads nothing of it or of its -wal and -shm files; of the
+    folder the run starts in it reads nothing at all, of another folder what is not a store."""
     base = Path("/var/tmp") if os.access("/var/tmp", os.W_OK) else Path.home()
     folder = Path(tempfile.mkdtemp(prefix="tianti-store-test-", dir=base))
     try:
@@ -140,15 +141,25 @@ def test_the_store_is_hidden_from_bots_wherever_it_is(
         for g in games(db):
             by_bot = {s["bot"]: s for s in g.seats}
             assert by_bot["x"]["fault"] is None, by_bot["x"]["fault"]["message"]
-        # the same bot does find a file it is meant to be able to see (the test can fail)
-        out = _run(tmp_path / "u.db", "r=random",
+        # the folder tianti runs in is hidden as a whole (issue 48): nothing of it is found
+        out = _run(tmp_path / "c.db", "r=random",
                    f"x={GUESTS}reader(path={folder / 'visible.txt'})")
+        seen = not all(s["fault"] is None for g in games(tmp_path / "c.db") for s in g.seats)
+        assert seen == (where != "cwd")
+        # the same bot does find a file it is meant to be able to see (the test can fail)
+        other = Path(tempfile.mkdtemp(prefix="tianti-visible-test-", dir=base))
+        os.chmod(other, 0o755)
+        (other / "visible.txt").write_text("the bot may read this")
+        out = _run(tmp_path / "u.db", "r=random",
+                   f"x={GUESTS}reader(path={other / 'visible.txt'})")
         stored = games(tmp_path / "u.db")
         assert all(g.seats[0]["fault"] or g.seats[1]["fault"] for g in stored)
         assert any("reader found" in (s["fault"] or {}).get("message", "")
                    for g in stored for s in g.seats)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        if "other" in locals():
+            shutil.rmtree(other, ignore_errors=True)
     _no_guest_left()
 
 

@@ -151,3 +151,24 @@ def test_a_users_own_bot_modules_are_shipped_and_installed_ones_are_not(
     monkeypatch.setenv(RUNTIME_ENV_VAR, "{not json")
     with pytest.raises(BackendError, match="TIANTI_RAY_RUNTIME_ENV is not JSON"):
         runtime_env_for([])
+
+
+def test_exec_tianti_on_the_path_and_in_its_venv_play_on_ray(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 48: `exec:tianti bot heuristic` (found on the user's PATH) and
+    `exec:<venv>/bin/tianti bot heuristic` (its interpreter a link the sandbox must bind) play
+    on the Ray backend without a fault, as on the local one (tests/ladder/test_sandbox.py)."""
+    import sys
+
+    tianti = Path(sys.executable).parent / "tianti"
+    if not tianti.exists():
+        pytest.skip(f"no tianti script beside {sys.executable}")
+    monkeypatch.setenv("PATH", f"{tianti.parent}:/usr/bin:/bin")
+    monkeypatch.chdir(tmp_path)
+    result = cli("tournament", "run", "--db", tmp_path / "ray.db", "--backend", "ray",
+                 "-g", "dragon", "-p", 2, "-b", "path=exec:tianti bot heuristic",
+                 "-b", f"venv=exec:{tianti} bot heuristic", "--deals", 1, "--seed", 5,
+                 "--move-timeout", 30, "--workers", 1, "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["done"] == 2 and out["report"]["faults"] == 0, out

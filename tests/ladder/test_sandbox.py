@@ -609,6 +609,100 @@ def test_a_paused_bot_uses_no_cpu_between_its_turns(mode: tuple[str, ...], pause
     assert bot.wait(5) is not None
 
 
+def cpu_ticks(bot: BotProcess) -> int:
+    """The CPU time (clock ticks) the bot's processes have used, seen from the referee: those
+    below its sandbox's wrapper and those of its uid."""
+    pids = set(sandbox._descendants(bot.pid)) | {bot.pid}
+    if bot.uid is not None:
+        pids.update(sandbox._processes_of(bot.uid))
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+@pytest.mark.parametrize("how", ["freezer", "signals", "off"])
+def test_processes_in_sessions_of_their_own_get_no_cpu_between_turns(
+        mode: tuple[str, ...], how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default `pause`: six processes that left the bot's session (setsid) and spin get no
+    CPU while the bot is paused, whether a freezer cgroup holds them or (without one) each is
+    stopped; with pause=false they do get it (so the test can fail). Kill ends them all."""
+    if how == "signals":
+        monkeypatch.setattr(sandbox, "_freezer_root", lambda: None)
+        sandbox._plan.cache_clear()
+    elif how == "freezer" and sandbox._freezer_root() is None:
+        pytest.skip("no freezer cgroup on this machine")
+    bot = python_bot("""
+        import os, sys
+        for _ in range(6):
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    while True:
+                        pass
+                os._exit(0)
+        for line in sys.stdin:
+            print("[]", flush=True)
+    """, limits=Limits(pause=how != "off"))
+    try:
+        if how == "freezer":
+            assert "freezer-cgroup" in bot.isolation.features
+            assert bot.freezer is not None
+        elif how == "signals":
+            assert "freezer-cgroup" not in bot.isolation.features
+            assert bot.freezer is None
+        bot.stdin.write(b"t\n")
+        bot.stdin.flush()
+        assert answer(bot) == []
+        time.sleep(0.3)  # the six are spinning
+        bot.pause()
+        time.sleep(0.2)  # a stop takes effect at once; let the ticks settle
+        first = cpu_ticks(bot)
+        time.sleep(1.0)
+        second = cpu_ticks(bot)
+        tick = os.sysconf("SC_CLK_TCK")
+        if how == "off":
+            assert second - first > 0.3 * tick, (first, second)
+        else:
+            assert second - first <= 0.02 * tick, (first, second)
+        bot.resume()
+        bot.stdin.write(b"t\n")
+        bot.stdin.flush()
+        assert answer(bot) == []
+        bot.pause()
+    finally:
+        bot.kill()
+        sandbox._plan.cache_clear()
+    assert bot.wait(5) is not None
+    assert cpu_ticks(bot) == 0 or not sandbox._descendants(bot.pid)
+    if bot.uid is not None:
+        assert sandbox._processes_of(bot.uid) == []
+    if bot.freezer is not None:
+        assert not bot.freezer[1].exists()
+
+
+def test_the_runs_header_says_how_bots_are_kept_off_the_cpu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's header names the way a bot is kept off the CPU between its turns: a freezer
+    cgroup where there is one (as root here), and says so when the limits turn it off."""
+    from ladder.cli.tournament import placement_lines
+
+    monkeypatch.delenv("TIANTI_BOT_LIMITS", raising=False)
+    header = " ".join(placement_lines([("s", "exec:./mybot"), ("r", "random")]))
+    if sandbox._root() and sandbox._freezer_root() is not None:
+        assert "between its turns a bot is frozen (a freezer cgroup" in header
+    else:
+        assert "between its turns a bot is stopped" in header
+    monkeypatch.setenv("TIANTI_BOT_LIMITS", "pause=false")
+    header = " ".join(placement_lines([("s", "exec:./mybot")]))
+    assert "between its turns a bot is left running (pause=false)" in header
+
+
 def test_kill_ends_a_bot_that_ignores_signals(mode: tuple[str, ...]) -> None:
     bot = python_bot("""
         import signal, time
@@ -881,3 +975,175 @@ def test_a_forked_child_of_the_referee_leaves_its_bots_alone(mode: tuple[str, ..
     finally:
         bot.kill()
     assert not bot.alive()
+
+
+# --- limits inherited from the user (ulimit) ------------------------------------------------------
+
+
+def test_fit_lowers_only_what_exceeds_this_processs_own_limits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under an address-space limit of 3000000 KB, 4096 MB becomes 2929 MB with a line naming
+    `ulimit -v`; a limit already below is left as it is."""
+    real = sandbox.resource.getrlimit
+
+    def fake(which: int) -> tuple[int, int]:
+        if which == sandbox.resource.RLIMIT_AS:
+            return 3_000_000 * 1024, 3_000_000 * 1024
+        return real(which)
+
+    monkeypatch.setattr(sandbox.resource, "getrlimit", fake)
+    fitted, lines = sandbox.fit(Limits())
+    assert fitted.memory_mb == 2929 and fitted.file_mb == Limits().file_mb
+    assert len(lines) == 1 and "ulimit -v" in lines[0] and "4096 to 2929" in lines[0]
+    assert sandbox.fit(Limits(memory_mb=2048)) == (Limits(memory_mb=2048), [])
+
+
+@needs("pid-namespace")
+def test_under_a_memory_ulimit_a_bot_keeps_its_namespaces(tmp_path: Path) -> None:
+    """`ulimit -v 3000000` (below the default 4096 MB): a fresh referee's probe still finds
+    namespaces, and a plain Python bot starts in them and answers, its address space fitted."""
+    script = tmp_path / "referee.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, sys
+        from ladder.referee.sandbox import probe, spawn
+        bot = spawn([{BOT_PYTHON!r}, "-c", "import resource; "
+                     "print(resource.getrlimit(resource.RLIMIT_AS)[0], flush=True)"])
+        line = bot.stdout.readline()
+        print(json.dumps({{"probe": probe().features, "bot": bot.isolation.features,
+                          "warnings": bot.isolation.warnings, "limit": line.decode(),
+                          "stderr": bot.stderr_tail()}}))
+        bot.kill()
+    """))
+    done = subprocess.run(["/bin/sh", "-c", f"ulimit -v 3000000 && exec {sys.executable} "
+                           f"{script}"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "pid-namespace" in report["probe"], report
+    assert "pid-namespace" in report["bot"] and "mount-namespace" in report["bot"], report
+    assert report["limit"].strip() and int(report["limit"]) <= 3_000_000 * 1024, report
+    assert any("ulimit -v" in w for w in report["warnings"]), report
+
+
+# --- the folder tianti runs in, and the commands a bot author writes ---------------------------
+
+_SNOOP = """
+import json, os, sys
+here = {folder!r}
+seen = {{}}
+for name in ("old.db", "old.db-wal", "save.json", "mine.py", "mybot/data.txt", "mybot/bot.db"):
+    try:
+        with open(os.path.join(here, name), "rb") as file:
+            seen[name] = file.read(16).decode("latin-1")
+    except OSError as e:
+        seen[name] = type(e).__name__
+try:
+    listing = sorted(os.listdir(here))
+except OSError as e:
+    listing = type(e).__name__
+print(json.dumps({{"seen": seen, "listing": listing, "path": os.environ.get("PYTHONPATH")}}),
+      flush=True)
+"""
+
+
+@pytest.fixture
+def users_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder tianti runs in: an earlier run's store (with its WAL), a save, a bot script
+    and a bot package holding data of its own and a store; the current folder during the test."""
+    from ladder.tournament.store import Store
+
+    folder = tmp_path / "runs"
+    (folder / "mybot").mkdir(parents=True)
+    Store(str(folder / "old.db")).close()
+    (folder / "old.db-wal").write_bytes(b"wal of the old store")
+    (folder / "save.json").write_text('{"format": "tianti-play", "version": 1}')
+    (folder / "mine.py").write_text(_SNOOP.format(folder=str(folder)))
+    (folder / "mybot" / "__init__.py").write_text(
+        "def run():\n    exec(compile(open(__file__.replace('__init__', 'snoop')).read(), "
+        "'snoop', 'exec'))\n")
+    (folder / "mybot" / "snoop.py").write_text(_SNOOP.format(folder=str(folder)))
+    (folder / "mybot" / "data.txt").write_text("the bot's own")
+    Store(str(folder / "mybot" / "bot.db")).close()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+@needs("mount-namespace")
+@pytest.mark.parametrize("kind", ["exec-script", "python-package"])
+def test_a_bot_sees_its_own_files_not_the_stores_beside_them(users_folder: Path,
+                                                               kind: str) -> None:
+    """An `exec:` script in the folder tianti runs in sees itself, not the earlier run's store
+    (nor its WAL), the save beside it, or the folder's listing, and gets no PYTHONPATH; a
+    `python:` bot's package is seen whole (its own data) but for the store inside it."""
+    from ladder.referee import players
+
+    spec = (f"exec:{sys.executable} mine.py" if kind == "exec-script"
+            else "python:mybot:run")
+    argv = (players.command(spec, str(users_folder)) if kind == "exec-script"
+            else [sys.executable, "-c", "import mybot; mybot.run()"])
+    bot = spawn(argv, **players.sandbox_paths(spec, str(users_folder)))  # type: ignore[arg-type]
+    try:
+        report = answer(bot)
+    finally:
+        bot.kill()
+    assert isinstance(report, dict)
+    seen = report["seen"]
+    for name in ("old.db", "old.db-wal", "save.json", "mybot/bot.db"):
+        assert not seen[name].startswith(("SQLite", "wal", "{")), (name, seen)
+    if kind == "exec-script":
+        assert seen["mine.py"].startswith("\nimport json")
+        assert report["path"] is None
+        assert report["listing"] in ([], ["mine.py"]), report
+    else:
+        assert seen["mybot/data.txt"] == "the bot's own"
+        assert str(users_folder) in report["path"].split(":")
+        assert report["listing"] in ([], ["mybot"]), report
+
+
+@needs("mount-namespace")
+def test_exec_tianti_from_the_users_path_and_its_venv_play(
+        users_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`exec:tianti bot heuristic` with the venv's bin on the user's PATH (not the system's),
+    and `exec:<venv>/bin/tianti bot heuristic`, whose `#!` interpreter links into a folder the
+    sandbox hides (a pyenv or user Python in a home folder): both shake hands and play."""
+    from tests.ladder.helpers import cli, games
+
+    tianti = Path(sys.executable).parent / "tianti"
+    if not tianti.exists():
+        pytest.skip(f"no tianti script beside {sys.executable}")
+    monkeypatch.setenv("PATH", f"{tianti.parent}:/usr/bin:/bin")
+    db = users_folder / "run.db"
+    result = cli("tournament", "run", "--db", db, "--game", "dragon", "-p", 2,
+                 "-b", "path=exec:tianti bot heuristic", "-b", f"venv=exec:{tianti} bot heuristic",
+                 "--deals", 1, "--seed", 3, "--move-timeout", 30, "--workers", 1,
+                 "--no-progress", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["done"] == 2 and out["report"]["faults"] == 0, out
+    assert all(s["fault"] is None for g in games(db) for s in g.seats)
+
+
+def test_find_program_looks_on_the_users_path_then_the_systems(tmp_path: Path) -> None:
+    """A bare name is found on the PATH given (the user's) before the system's; a relative path
+    in the folder given; a script's `#!/usr/bin/env NAME` puts NAME's folder first on the
+    bot's PATH and binds NAME's installation; links are followed hop by hop."""
+    from ladder.referee import programs
+
+    bin_dir = tmp_path / "home" / "tool" / "bin"
+    bin_dir.mkdir(parents=True)
+    interp = bin_dir / "myinterp"
+    interp.write_text("#!/bin/sh\nexec /bin/sh \"$@\"\n")
+    interp.chmod(0o755)
+    link = tmp_path / "link-bin"
+    link.mkdir()
+    (link / "myinterp").symlink_to(interp)
+    script = tmp_path / "bot"
+    script.write_text("#!/usr/bin/env myinterp\necho hi\n")
+    script.chmod(0o755)
+    assert programs.find_program("myinterp", path=str(link)) == str(link / "myinterp")
+    assert programs.find_program("myinterp", path="/nowhere") is None
+    assert programs.find_program("./bot", cwd=str(tmp_path)) == str(script)
+    assert programs.find_program("sh", path="/nowhere") in ("/usr/bin/sh", "/bin/sh")
+    needs = programs.program_needs(str(script), path=str(link))
+    assert needs.path_dirs == [str(link)]
+    assert tmp_path / "home" / "tool" in needs.paths  # the real interpreter's installation
+    assert link / "myinterp" in needs.paths and script in needs.paths
