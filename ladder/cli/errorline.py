@@ -97,9 +97,12 @@ def _elide_paths(text: str, keep_parent: bool) -> str:
 
 def fit_error(message: str, width: int = WIDTH) -> str:
     """`message` (without its `error: `) shortened so that `error: message` fits `width`
-    columns, by the steps in the module's docstring; only its first line is kept. The result
-    is one line unless nothing could be shortened enough (then continuation lines)."""
-    text = message.splitlines()[0] if message else "failed"
+    columns, by the steps in the module's docstring. The result is one line unless nothing
+    could be shortened enough (then continuation lines); lines of detail after the message's
+    first (a bot's last output) follow it, each cut to `width` columns."""
+    lines = message.splitlines() if message else []
+    text = lines[0] if lines else "failed"
+    details = "".join("\n" + _cut(line, width) for line in lines[1:])
     room = width - len(PREFIX)
 
     def fits(t: str) -> bool:
@@ -116,11 +119,20 @@ def fit_error(message: str, width: int = WIDTH) -> str:
     ]
     for step in steps:
         if fits(text):
-            return text
+            return text + details
         text = step(text)
     if fits(text):
-        return text
+        return text + details
     # Nothing left to shorten without losing what the message says: break it at its spaces,
     # the lines after the first indented (a word longer than a line is kept whole).
     first, *rest = fill(text, room, "  ")
-    return "\n".join([first, *(" " * (len(PREFIX) - 2) + r for r in rest)])
+    return "\n".join([first, *(" " * (len(PREFIX) - 2) + r for r in rest)]) + details
+
+
+def _cut(line: str, width: int) -> str:
+    """`line` cut to `width` columns, with "…" where it was cut."""
+    if display_width(line) <= width:
+        return line
+    while line and display_width(line) > width - 1:
+        line = line[:-1]
+    return line + ELLIPSIS

@@ -16,7 +16,7 @@ from engine.core.text import printable
 from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOptionsOpt, JsonOpt, fail,
                                 open_store, output_format, parse_game_options)
 from engine.core.text import WIDTH, display_width
-from ladder.cli.screen import echo_fit, echo_table, table_lines
+from ladder.cli.screen import chance_text, echo_fit, echo_table, table_lines
 from ladder.names import display_name
 
 app = typer.Typer(
@@ -73,10 +73,11 @@ def show(
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
-    """The ladder of each pool (game, player count, rule options), best conservative rating
-    first.
+    """The ladder of each pool (game, player count, rule options), highest mu first.
 
-    Columns: rank, bot, mu, mu - 3 sigma (the conservative rating it is ordered by), games,
+    mu is a bot's estimated skill and sigma its uncertainty, given all the pool's games at once
+    (the order they were stored in does not matter). Columns: rank, bot, mu, sigma, > next (the
+    chance that the bot is stronger than the next one: near 50% their order is not decided), games,
     win rate with its 95% interval, mean finishing place, and errors (games lost by a fault)
     when there are any; --wide adds sigma, wins, the standard errors and the mean score, and
     never shortens a bot's name. One-player pools are not rated: a solo game is won only when
@@ -119,10 +120,10 @@ def show(
         win = "goal" if p.solo_goal else "wins"
         if wide:
             names = [r.bot for r in p.rows]
-            header = ["rank", "bot", "mu", "sigma", "mu-3σ", "games", win, f"{win} % (95%)",
-                      "mean place", "errors", "mean score"]
+            header = ["rank", "bot", "mu", "sigma", "> next", "mu-3σ", "games", win,
+                      f"{win} % (95%)", "mean place", "errors", "mean score"]
             rows = [[str(r.rank), name, _num(r.mu, 2), _num(r.sigma, 2),
-                     _num(r.conservative, 2), str(r.games), str(r.wins),
+                     chance_text(r.above_next), _num(r.conservative, 2), str(r.games), str(r.wins),
                      f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
                      f"{r.mean_place:.2f} ± {r.mean_place_se:.2f}", str(r.errors),
                      f"{r.mean_score:.1f} ± {r.mean_score_se:.1f}"]
@@ -132,16 +133,19 @@ def show(
             names = [display_name(p.game, r.bot) for r in p.rows]
             rated = p.players > 1
             errors = any(r.errors for r in p.rows)
-            header = ["rank", "bot", *(["mu", "mu-3σ"] if rated else []), "games",
+            header = ["rank", "bot", *(["mu", "σ", "> next"] if rated else []), "games",
                       f"{win} % (95%)", *([] if rated else ["mean score"]),
                       *(["mean place"] if rated else []), *(["errors"] if errors else [])]
-            rows = [[str(r.rank), name, *([_num(r.mu, 2), _num(r.conservative, 2)]
-                                          if rated else []), str(r.games),
+            rows = [[str(r.rank), name,
+                     *([_num(r.mu, 2), _num(r.sigma, 2), chance_text(r.above_next)]
+                       if rated else []), str(r.games),
                      f"{100 * r.win_rate:.1f} ({100 * r.win_low:.0f}-{100 * r.win_high:.0f})",
                      *([] if rated else [f"{r.mean_score:.1f}"]),
                      *([f"{r.mean_place:.2f}"] if rated else []),
                      *([str(r.errors)] if errors else [])] for r, name in zip(p.rows, names)]
             echo_table(header, rows, left={1}, flex=1)
+        if p.players > 1 and len(p.rows) > 1:
+            _echo_order_note(p.rows)
         if p.solo_goal:
             typer.echo("(solo games are not rated: a game is won only when it reaches its goal; "
                        "the bots are ordered by goal rate, then mean score)")
@@ -149,9 +153,21 @@ def show(
             typer.echo("(one-player games are not rated: the bots are ordered by mean score)")
 
 
+def _echo_order_note(rows: list) -> None:
+    """What "> next" means, and which neighbours' order the games have not decided."""
+    open_pairs = [f"{a.bot}/{b.bot}" for a, b in zip(rows, rows[1:])
+                  if a.above_next is not None and a.above_next < 0.95]
+    note = ("(> next: the chance that a bot is stronger than the next one, given all the "
+            "pool's games")
+    if open_pairs:
+        shown = ", ".join(open_pairs[:3]) + (", …" if len(open_pairs) > 3 else "")
+        note += f"; below 95% the order is not decided: {shown}"
+    echo_fit(printable(note + ")"))
+
+
 @app.command()
 def recompute(db: DbOpt = None) -> None:
-    """Forget the cached ratings and rate every stored game again, in the order stored."""
+    """Forget the cached ratings and fit every pool again from all its stored games."""
     from ladder.tournament.ratings import recompute as redo
 
     store = open_store(db)

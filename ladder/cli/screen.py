@@ -85,3 +85,14 @@ def spec_pieces(spec: str) -> list[str]:
     """A bot spec as pieces for `hang`, broken after its commas (a spec has no spaces)."""
     parts = spec.split(",")
     return [p + "," for p in parts[:-1]] + parts[-1:]
+
+
+def chance_text(p: float | None) -> str:
+    """A chance as a short percentage ("" for none; never a rounded 0% or 100%)."""
+    if p is None:
+        return ""
+    if p > 0.999:
+        return ">99.9%"
+    if p < 0.001:
+        return "<0.1%"
+    return f"{100 * p:.1f}%" if p > 0.99 or p < 0.01 else f"{100 * p:.0f}%"

@@ -19,7 +19,7 @@ from ladder.cli.options import (DbOpt, Format, FormatOpt, GameOpt, GameOptionsOp
                                 write_csv)
 from engine.core.text import WIDTH, display_width, fill, wrap
 from ladder.cli.errorline import fit_error
-from ladder.cli.screen import echo_fit, echo_table, hang, spec_pieces, words
+from ladder.cli.screen import chance_text, echo_fit, echo_table, hang, spec_pieces, words
 from ladder.names import display_name
 from ladder.tournament.stats import elo_text
 
@@ -148,8 +148,8 @@ def run(
     A bot with a seed option that its spec leaves unset gets a seed derived from the deal and
     its name, so that every game can be played again identically.
     Ctrl-C stops it, losing only the games being played; `tianti tournament resume RUN` plays
-    the rest. It ends with the run's ladder (TrueSkill mu and sigma, conservative rating, win
-    rate with its 95% interval, mean place) and, for two bots, the Elo difference with its
+    the rest. It ends with the run's ladder (TrueSkill mu and sigma given all its games, the
+    chance that each bot is stronger than the next, win rate with its 95% interval, mean place) and, for two bots, the Elo difference with its
     error bar and the likelihood of superiority. With --sprt it stops as soon as the
     sequential test decides (exit code 0 either way; the verdict is printed and in --json)."""
     from ladder.tournament.backends import make_backend
@@ -472,13 +472,13 @@ def _print_summary(store: Store, run_id: int, report: Any) -> None:
     game = pool["game"]
     echo_fit(f"run {run_id}: {pool['title']}", bold=True)
     win = "goal" if pool["solo_goal"] else "wins"
-    header = ["bot", *(["mu", "sigma", "mu-3σ"] if rated else []), "games", win,
+    header = ["bot", *(["mu", "σ", "> next"] if rated else []), "games", win,
               f"{win} % (95%)", "mean place",
               *([] if rated or pool["solo_goal"] else ["mean score"])]
     rows = []
     for r in pool["rows"]:
         rows.append([display_name(game, r["bot"]),
-                     *([f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}"]
+                     *([f"{r['mu']:.2f}", f"{r['sigma']:.2f}", chance_text(r["above_next"])]
                        if rated else []),
                      str(r["games"]), str(r["wins"]),
                      f"{100 * r['win_rate']:.1f} ({100 * r['win_low']:.1f}-"

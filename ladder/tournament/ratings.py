@@ -1,27 +1,33 @@
-"""Ratings derived from the stored games: TrueSkill free-for-all, per pool.
+"""Ratings derived from the stored games: TrueSkill free-for-all skills, per pool, given all of
+a pool's games at once.
 
 A *pool* is a game, a player count and the options that change the rules (`store.pool_key`):
 the base game, the Great Wall, the super events, Mount Tai's promos, tutors, solo play or a
 challenge game are pools apart, since a rating earned under one set of rules says little about
 another. Each stored game is one free-for-all match: every seat a one-player team, ranked by its
 finishing position (faulted seats last; equal positions are draws — the games' own tie-breaks
-decide ties before that, so equal positions come from faults). Games are rated in the order
-they were stored (`games.id`), pool by pool.
+decide ties before that, so equal positions come from faults).
 
-A bot that sits in several seats of one game (a person's game against two copies of a bot) is
-rated as that many players from the same prior and keeps their mean; in its games, wins and
-head-to-heads that game counts once: its place is the mean of its seats' places, it won if one
-of its seats won.
+A bot's strength does not change between its games, so its rating is TrueSkill's posterior
+given every game of the pool together (TrueSkill Through Time without drift,
+ladder/tournament/through_time.pyx), not the last of a chain of game-by-game updates: the same
+games give the same ratings in any stored order, and sigma keeps shrinking as games are added.
+Rows are ordered by mu; each says how likely it is that its bot is stronger than the next one
+(`above_next`), so that an order the games have not decided is shown as such.
+
+A bot that sits in several seats of one game (a person's game against two copies of a bot) has
+each seat's evidence weighted by one over its seats (the game counts once); in its statistics,
+its place is the mean of its seats' places, and it won if one of its seats won.
 
 One-player games (solo play) have nobody to be ranked against: they are not rated. A solo game
 is won only when it reaches its goal (Mount Tai's reputation goal); a solo pool lists the goal
 rate and the mean score and orders the bots by them.
 
-Ratings are a cache: `update_ratings` rates the games stored since the last update (the store
-keeps a bookmark) and `recompute` rebuilds everything from the records. A store that cannot be
-written (or has an old schema and is only read) gets its ratings computed in memory instead.
-The statistics beside them (wins, mean finishing position, faults, head-to-head) are counted
-from the seats directly.
+Ratings are a cache: `update_ratings` fits again each pool that has games stored since the last
+update (the store keeps a bookmark) and `recompute` rebuilds everything from the records. A
+store that cannot be written (or has an old schema and is only read) gets its ratings computed
+in memory instead. The statistics beside them (wins, mean finishing position, faults,
+head-to-head) are counted from the seats directly.
 """
 from __future__ import annotations
 
@@ -38,18 +44,22 @@ from engine.core.errors import TiantiError
 from engine.core.text import printable
 from ladder.tournament.store import (MAX_ID, SCHEMA_VERSION, Store, StoreError, goal_reached,
                                      pool_key)
+from ladder.tournament.through_time import skills
 from ladder.tournament.trueskill_ffa import rate_free_for_all
 
-# TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 10 %).
+# TrueSkill's own defaults (mu 25, sigma 25/3, beta 25/6, draw probability 10 %); its tau (the
+# skills' drift between games) is not used: a bot's strength does not change.
 ENV = trueskill.TrueSkill()
-# Games rated per transaction (so that a long recompute does not block tournaments writing).
-_BATCH = 2000
+# The draw margin of two players at that draw probability.
+MARGIN = trueskill.calc_draw_margin(ENV.draw_probability, 2, env=ENV)
+# The points of a rating history (fits of the first n games).
+HISTORY_POINTS = 40
 Z95 = 1.959963984540054
 
 
 @dataclass
 class LadderRow:
-    """One bot's line of a ladder. `mean_place` is 1 for always first; `errors` counts the
+    """One bot's line of a ladder, ordered by mu. `mean_place` is 1 for always first; `errors` counts the
     games it lost by a fault; mu, sigma and conservative are None in one-player pools, where
     `wins` counts the games that reached their goal. `win_low`/`win_high` bound the win rate
     (Wilson's 95% interval)."""
@@ -69,6 +79,9 @@ class LadderRow:
     mean_score_se: float = 0.0
     win_low: float = 0.0
     win_high: float = 1.0
+    # the chance that this bot's skill is above the next row's (None for the last row and in
+    # one-player pools): near 50% the games have not decided their order
+    above_next: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -190,9 +203,18 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
 
 def rate_match(env: trueskill.TrueSkill, ratings: list[trueskill.Rating],
                ranks: list[int]) -> list[trueskill.Rating]:
-    """New ratings after one free-for-all game (ranks: 0 = first, equal = draw): `env.rate`'s,
-    computed without its factor-graph objects (ladder/tournament/trueskill_ffa.py)."""
+    """New ratings after one free-for-all game by TrueSkill's online update (ranks: 0 = first,
+    equal = draw): `env.rate`'s, computed without its factor-graph objects
+    (ladder/tournament/trueskill_ffa.py). The ladder no longer rates game by game (see
+    `fit_pool`); this stays for callers that want one game's update."""
     return rate_free_for_all(env, ratings, ranks)
+
+
+def fit_pool(games: Iterable[GameRow]) -> dict[str, tuple[float, float]]:
+    """Each bot's (mu, sigma) given every game of one pool at once (through_time.skills with
+    TrueSkill's mu, sigma, beta and draw margin; no drift). One-player games are left out."""
+    return skills(([(b, r) for b, r, *_ in g.seats] for g in games if len(g.seats) > 1),
+                  mu=ENV.mu, sigma=ENV.sigma, beta=ENV.beta, margin=MARGIN)
 
 
 def can_cache(store: Store) -> bool:
@@ -201,38 +223,40 @@ def can_cache(store: Store) -> bool:
 
 
 def update_ratings(store: Store) -> int:
-    """Rate the games stored since the last update; returns how many were rated (0 when the
-    store cannot hold the cache)."""
+    """Bring the cache up to date: every pool with games stored since the last update is
+    fitted again from all its games (a pool's ratings depend on all of them at once); returns
+    how many new games there were (0 when the store cannot hold the cache)."""
     if not can_cache(store):
         return 0
-    rated = 0
-    while True:
-        n = _update_batch(store)
-        rated += n
-        if n < _BATCH:
-            return rated
+    c = store.conn
+    with store.transaction():
+        last = bookmark(store)
+        (newest,) = c.execute("SELECT MAX(id) FROM games").fetchone()
+        if newest is None or newest <= last:
+            return 0
+        store.check_seats("g.id > ? AND g.id <= ?", (last, newest))
+        (count,) = c.execute("SELECT COUNT(*) FROM games WHERE id > ? AND id <= ?",
+                             (last, newest)).fetchone()
+        touched = [k for (k,) in c.execute(
+            "SELECT DISTINCT pool FROM games WHERE id > ? AND id <= ? AND players > 1"
+            " ORDER BY pool", (last, newest))]
+        for key in touched:
+            games = _ranked_games(store, "g.pool = ? AND g.id <= ?", (key, newest))
+            played = _games_played(games)
+            c.execute("DELETE FROM ratings WHERE pool = ?", (key,))
+            c.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)",
+                          [(key, b, mu, sigma, played[b])
+                           for b, (mu, sigma) in sorted(fit_pool(games).items())])
+        c.execute("UPDATE meta SET value = ? WHERE key = 'ratings_last_game'", (str(newest),))
+    return count
 
 
-def _rate_game(pool: dict[str, tuple[trueskill.Rating, int]], bots: list[str],
-               ranks: list[int]) -> list[tuple[str, trueskill.Rating]]:
-    """Rate one game into `pool` (bot -> (rating, games)); returns each bot's new rating."""
-    before = [pool[b][0] if b in pool else ENV.create_rating() for b in bots]
-    after = rate_match(ENV, before, ranks)
-    out = []
-    if len(set(bots)) == len(bots):  # each bot in one seat: the mean below of one copy each
-        for b, c in zip(bots, after):
-            r = ENV.create_rating(c.mu / 1, c.sigma / 1)
-            pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
-            out.append((b, r))
-        return out
-    for b in dict.fromkeys(bots):
-        # a bot in several seats (a person's game against two copies of one bot): each copy was
-        # rated from the same prior; the bot keeps their mean, and the game counts once
-        copies = [r for other, r in zip(bots, after) if other == b]
-        r = ENV.create_rating(sum(c.mu for c in copies) / len(copies),
-                              sum(c.sigma for c in copies) / len(copies))
-        pool[b] = (r, pool[b][1] + 1 if b in pool else 1)
-        out.append((b, r))
+def _games_played(games: Iterable[GameRow]) -> dict[str, int]:
+    """How many of `games` each bot sat in (a game once however many seats it held)."""
+    out: dict[str, int] = {}
+    for g in games:
+        for b in {s[0] for s in g.seats}:
+            out[b] = out.get(b, 0) + 1
     return out
 
 
@@ -250,68 +274,39 @@ def bookmark(store: Store) -> int:
                         f"number; `tianti ladder recompute` rebuilds the ratings")
 
 
-def _update_batch(store: Store) -> int:
-    c = store.conn
-    with store.transaction():
-        last = bookmark(store)
-        store.check_seats("g.id > ?", (last,))
-        rows = c.execute(
-            "SELECT g.id, g.pool, s.bot, s.rank FROM games g"
-            " JOIN seats s ON s.game_id = g.id"
-            " WHERE g.id > ? AND g.id IN (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?)"
-            " ORDER BY g.id, s.seat", (last, last, _BATCH)).fetchall()
-        if not rows:
-            return 0
-        cache: dict[str, dict[str, tuple[trueskill.Rating, int]]] = {}
-        history = []
-        count = 0
-        for game_id, seats in itertools.groupby(rows, key=lambda r: r[0]):
-            seats = list(seats)
-            count += 1
-            if len(seats) < 2:
-                continue  # a one-player game ranks nobody against anybody
-            key = seats[0][1]
-            pool = cache.get(key)
-            if pool is None:
-                pool = cache[key] = {
-                    bot: (ENV.create_rating(mu, sigma), n) for bot, mu, sigma, n in c.execute(
-                        "SELECT bot, mu, sigma, games FROM ratings WHERE pool = ?", (key,))}
-            for b, r in _rate_game(pool, [s[2] for s in seats], [s[3] for s in seats]):
-                history.append((game_id, b, r.mu, r.sigma))
-        c.executemany("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?)", history)
-        c.executemany(
-            "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
-            [(k, b, r.mu, r.sigma, n) for k, pool in cache.items() for b, (r, n) in pool.items()])
-        c.execute("UPDATE meta SET value = ? WHERE key = 'ratings_last_game'", (str(rows[-1][0]),))
-    return count
-
-
 def recompute(store: Store) -> int:
-    """Forget every rating and rate all stored games again, in order; returns the count."""
+    """Forget every rating and fit every pool again from its games; returns the game count."""
     if not can_cache(store):
         raise StoreError(f"the store {store.path} is read-only (or of an older schema and opened "
                          f"for reading): its ratings are computed afresh on every read anyway")
     with store.transaction():
         store.conn.execute("DELETE FROM ratings")
-        store.conn.execute("DELETE FROM rating_history")
         store.conn.execute("INSERT OR REPLACE INTO meta VALUES ('ratings_last_game', '0')")
     return update_ratings(store)
 
 
-def rate_in_memory(games: Iterable[GameRow]) -> tuple[dict[str, dict[str, tuple[float, float]]],
-                                                      dict[str, list[tuple[int, str, float, float]]]]:
-    """Ratings of the given games rated in order, without the cache: per pool, bot -> (mu,
-    sigma), and per pool the history (game id, bot, mu, sigma)."""
-    pools: dict[str, dict[str, tuple[trueskill.Rating, int]]] = {}
-    history: dict[str, list[tuple[int, str, float, float]]] = {}
+def rate_in_memory(games: Iterable[GameRow]) -> dict[str, dict[str, tuple[float, float]]]:
+    """The ratings of the given games without the cache: per pool, bot -> (mu, sigma)."""
+    by: dict[str, list[GameRow]] = {}
     for g in games:
-        if len(g.seats) < 2:
-            continue
-        pool = pools.setdefault(g.pool, {})
-        for b, r in _rate_game(pool, [s[0] for s in g.seats], [s[1] for s in g.seats]):
-            history.setdefault(g.pool, []).append((g.id, b, r.mu, r.sigma))
-    return ({k: {b: (r.mu, r.sigma) for b, (r, _) in p.items()} for k, p in pools.items()},
-            history)
+        if len(g.seats) > 1:
+            by.setdefault(g.pool, []).append(g)
+    return {k: fit_pool(group) for k, group in by.items()}
+
+
+def rating_history(games: list[GameRow], points: int = HISTORY_POINTS
+                   ) -> dict[str, list[tuple[int, float, float]]]:
+    """How one pool's ratings grew with its games: the pool fitted on its first n games (in
+    the order stored) at `points` values of n evenly spread up to all of them; per bot, (n,
+    mu, sigma) from its first game on. The last point is the ladder's rating."""
+    games = [g for g in games if len(g.seats) > 1]
+    ends = sorted({max(1, round(len(games) * i / points)) for i in range(1, points + 1)}
+                  ) if games else []
+    out: dict[str, list[tuple[int, float, float]]] = {}
+    for n in ends:
+        for b, (mu, sigma) in sorted(fit_pool(games[:n]).items()):
+            out.setdefault(b, []).append((n, mu, sigma))
+    return out
 
 
 def _group(games: list[GameRow]) -> list[list[GameRow]]:
@@ -329,6 +324,17 @@ def pools(store: Store, game: str | None = None, players: int | None = None,
     return [(p[0].game, p[0].players) for p in _group(load_games(store, game, players, options))]
 
 
+def chance_above(mu: float, sigma: float, other_mu: float, other_sigma: float) -> float:
+    """The chance that a skill N(mu, sigma²) is above an independent N(other_mu, other_sigma²).
+    Two bots' posteriors are in fact correlated through the games between them (and the
+    common level only the prior holds), which narrows their difference: taken as independent,
+    the chance errs toward "not decided", never toward a false order."""
+    spread = math.hypot(sigma, other_sigma)
+    if spread == 0.0:
+        return 0.5 if mu == other_mu else float(mu > other_mu)
+    return 0.5 * math.erfc((other_mu - mu) / (spread * math.sqrt(2.0)))
+
+
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson's score interval for a proportion (95% by default)."""
     if n == 0:
@@ -341,7 +347,7 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def ladder(store: Store, game: str | None = None, players: int | None = None,
            options: dict[str, Any] | None = None, run: int | None = None) -> list[Pool]:
-    """The ladder of every pool (brought up to date first), best conservative rating first.
+    """The ladder of every pool (brought up to date first), highest mu first.
 
     With `run`, only that run's games count (a run's own ladder): a pool that holds no other
     run's games has the cache's ratings (which this call fills), another is rated in memory
@@ -378,7 +384,7 @@ def ladder(store: Store, game: str | None = None, players: int | None = None,
         rate = [k for k in chosen if not cached or k in shared]
         memory = rate_in_memory(_ranked_games(store, f"({where}) AND g.pool IN "
                                               f"({','.join('?' * len(rate))})",
-                                              (*params, *rate)))[0]
+                                              (*params, *rate)))
     stats: dict[str, dict[str, list[Any]]] = {}
     for pool, bot, *numbers in store.conn.execute(
             "SELECT pool, bot, COUNT(*), SUM(won), SUM(place), SUM(place * place), SUM(faulted),"
@@ -481,10 +487,13 @@ def _rows(stats: dict[str, list[Any]], ratings: dict[str, tuple[float, float]],
 
 def _pool(name: str, n_players: int, rows: list[LadderRow], options: dict[str, Any], key: str,
           solo_goal: bool, rated: bool) -> Pool:
-    """A pool with its rows in ladder order: rated pools by conservative rating, solo pools
-    with a goal by goal rate, other one-player pools by mean score."""
+    """A pool with its rows in ladder order: rated pools by mu (each row with the chance that
+    it is above the next), solo pools with a goal by goal rate, other one-player pools by mean
+    score."""
     if rated:
-        rows.sort(key=lambda r: (-r.conservative, -r.mu, r.bot))
+        rows.sort(key=lambda r: (-r.mu, r.sigma, r.bot))
+        for upper, lower in zip(rows, rows[1:]):
+            upper.above_next = chance_above(upper.mu, upper.sigma, lower.mu, lower.sigma)
     elif solo_goal:
         rows.sort(key=lambda r: (-r.win_rate, -r.mean_score, r.bot))
     else:
@@ -498,7 +507,7 @@ def _ladder_of_games(store: Store, game: str | None, players: int | None,
                      options: dict[str, Any] | None, run: int | None) -> list[Pool]:
     """`ladder` for a schema-1 store read as it is: every game read, rated in memory."""
     games = load_games(store, game, players, options, run)
-    memory = rate_in_memory(games)[0]
+    memory = rate_in_memory(games)
     out = []
     for group in _group(games):
         first = group[0]
@@ -598,8 +607,8 @@ def head_to_head(store: Store, game: str | Pool, players: int | None = None,
 
 def history(store: Store, game: str, players: int, options: dict[str, Any] | None = None
             ) -> dict[str, list[tuple[int, float, float]]]:
-    """Each bot's rating after each of its games in the one pool matching the filters: (the
-    pool's game number, mu, sigma)."""
+    """How the ratings of the one pool matching the filters grew with its games: per bot, (the
+    number of the pool's games fitted, mu, sigma) at up to HISTORY_POINTS points."""
     groups = _group(load_games(store, game, players, options))
     if not groups:
         return {}
@@ -607,16 +616,4 @@ def history(store: Store, game: str, players: int, options: dict[str, Any] | Non
         raise StoreError(f"several pools of {game} with {players} players have games; choose "
                          f"one with -o KEY=VALUE")
     group = groups[0]
-    number = {g.id: i + 1 for i, g in enumerate(group)}
-    if can_cache(store):
-        update_ratings(store)
-        rows = store.conn.execute(
-            "SELECT h.game_id, h.bot, h.mu, h.sigma FROM rating_history h"
-            " JOIN games g ON g.id = h.game_id WHERE g.pool = ? ORDER BY h.game_id",
-            (group[0].pool,)).fetchall()
-    else:
-        rows = rate_in_memory(group)[1].get(group[0].pool, [])
-    out: dict[str, list[tuple[int, float, float]]] = {}
-    for gid, bot, mu, sigma in rows:
-        out.setdefault(bot, []).append((number[gid], mu, sigma))
-    return out
+    return rating_history(group)

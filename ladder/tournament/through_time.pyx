@@ -31,6 +31,18 @@ cdef int CHAIN_PASSES = 200
 cdef double W_CAP_GAP = 1e-12
 # The damping of a fit's sweeps never falls below this.
 cdef double MIN_DAMPING = 1.0 / 1024
+# `skills` enters identical games as entries of at most this many copies. Updating many copies
+# at once overshoots (each copy's new message counts that many times) and needs damping so
+# strong that a pool one bot dominates did not converge in 100,000 sweeps: one copy an entry,
+# updated in turn, converges in a few hundred.
+cdef int GROUP = 1
+# The damping's growth after a sweep whose moves shrank without turning back.
+cdef double RECOVERY = 1.0
+# The common level is extrapolated only from drift ratios below this (and by less than the
+# prior sigma): nearer 1 a ratio is not yet a geometric creep.
+cdef double MAX_RATIO = 0.99999
+# ... and only once two successive ratios agree within this share of 1 - ratio.
+cdef double AGREE = 0.01
 
 
 cdef inline double _pdf(double x) noexcept nogil:
@@ -183,13 +195,14 @@ cdef void tt_sweep(TTPool* pool, const TTModel* model, double damping) noexcept 
     cdef double cav_tau[TT_MAX_SEATS]
     cdef double out_pi[TT_MAX_SEATS]
     cdef double out_tau[TT_MAX_SEATS]
-    cdef double new_pi, new_tau, k
+    cdef double new_pi, new_tau, k, step
     cdef int g, s, s0, n, b, i
     for g in range(pool.n_games):
         s0 = pool.start[g]
         n = pool.start[g + 1] - s0
         if n < 2:
             continue
+        step = damping
         # the cavity: each bot's posterior without one copy of this game
         for i in range(n):
             cav_pi[i] = pool.post_pi[pool.bot[s0 + i]]
@@ -204,8 +217,8 @@ cdef void tt_sweep(TTPool* pool, const TTModel* model, double damping) noexcept 
         for i in range(n):
             s = s0 + i
             b = pool.bot[s]
-            new_pi = pool.msg_pi[s] + damping * (out_pi[i] - pool.msg_pi[s])
-            new_tau = pool.msg_tau[s] + damping * (out_tau[i] - pool.msg_tau[s])
+            new_pi = pool.msg_pi[s] + step * (out_pi[i] - pool.msg_pi[s])
+            new_tau = pool.msg_tau[s] + step * (out_tau[i] - pool.msg_tau[s])
             k = pool.count[g] * pool.weight[s]
             pool.post_pi[b] += k * (new_pi - pool.msg_pi[s])
             pool.post_tau[b] += k * (new_tau - pool.msg_tau[s])
@@ -256,18 +269,24 @@ cdef int tt_fit(TTPool* pool, const TTModel* model, double tolerance, int max_sw
             last_step[b] = step
             last_mu[b] = mu
             last_sd[b] = sd
+        # a damped sweep moves by a share of the distance left: the test scales with it
         if not (change >= tolerance):  # NaN stops too, as not converged below
             break
-        # an entry of many copies can overshoot: its moves grow or swing back and forth
-        if (change > previous or turn < 0.0) and damping > MIN_DAMPING:
-            damping *= 0.5
+        # an entry of many copies can overshoot: its moves grow or swing back and forth; while
+        # they shrink steadily, the damping recovers
+        if change > previous or turn < 0.0:
+            if damping > MIN_DAMPING:
+                damping *= 0.5
+        elif damping < 1.0:
+            damping = min(1.0, damping * RECOVERY)
         previous = change
         # The skills' common level is held by the prior alone (the games say nothing about it)
         # and creeps toward its fixed point geometrically, by a ratio close to 1: once two
         # successive ratios agree, the rest of the creep is added at once (Aitken's
         # extrapolation). The fixed point is unchanged; only the sweeps to reach it are fewer.
         ratio = drift / last_drift if last_drift != 0.0 else 0.0
-        if 0.5 < ratio < 1.0 and fabs(ratio - last_ratio) < 0.1 * (1.0 - ratio):
+        if (0.5 < ratio < MAX_RATIO and fabs(ratio - last_ratio) < AGREE * (1.0 - ratio)
+                and fabs(drift * ratio / (1.0 - ratio)) < model.sigma):
             _shift(pool, drift * ratio / (1.0 - ratio))
             tt_posteriors(pool, model)
             for b in range(pool.n_bots):
@@ -278,6 +297,7 @@ cdef int tt_fit(TTPool* pool, const TTModel* model, double tolerance, int max_sw
             previous = INFINITY
             for b in range(pool.n_bots):
                 last_step[b] = 0.0
+
         last_ratio = ratio
         last_drift = drift
     free(last_mu)
@@ -366,9 +386,9 @@ def skills(games, *, double mu, double sigma, double beta, double margin,
            double tolerance=1e-9) -> dict:
     """Each bot's (mu, sigma) given `games`, an iterable of games each a sequence of (bot,
     place) seats (place 0 first, equal places a draw; a bot may hold several seats). Games of
-    fewer than two seats are ignored. The games are grouped (identical games once, with their
-    count) and put in a canonical order, so the answer depends only on which games there are:
-    not on their order, not even in its last bit. Raises ArithmeticError if the fit does not
+    fewer than two seats are ignored. The games are put in a canonical order (each game's
+    seats by place, then name), so the answer depends only on which games there are: not on
+    their order, not even in its last bit. Raises ArithmeticError if the fit does not
     converge (it always has: the game's likelihoods are log-concave)."""
     groups: dict = {}
     names: set = set()
@@ -388,12 +408,15 @@ def skills(games, *, double mu, double sigma, double beta, double margin,
         copies: dict = {}
         for _, b in key:
             copies[b] = copies.get(b, 0) + 1
-        for place, b in key:
-            bot.append(index[b])
-            rank.append(place)
-            weight.append(1.0 / copies[b])
-        start.append(len(bot))
-        count.append(groups[key])
+        left = groups[key]
+        while left > 0:
+            for place, b in key:
+                bot.append(index[b])
+                rank.append(place)
+                weight.append(1.0 / copies[b])
+            start.append(len(bot))
+            count.append(min(left, GROUP))
+            left -= GROUP
     result = fit(start, bot, rank, weight, count, len(order), mu=mu, sigma=sigma, beta=beta,
                  margin=margin, tolerance=tolerance)
     if not result.converged:

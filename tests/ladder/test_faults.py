@@ -84,7 +84,7 @@ def test_a_constructor_that_fails_hangs_or_exits_is_a_clear_error_before_anythin
     result = cli("tournament", "run", "--db", db, "-p", 2, "-b", "rand=random", "-b", f"bad={spec}",
                  "--move-timeout", 0.3, "--no-progress")
     assert result.exit_code == 2, result.output
-    assert f"bot 'bad' ({spec}) cannot be made: {text}" in result.output
+    assert f"bot 'bad' ({spec}) cannot be made: {text}" in " ".join(result.output.split())
     assert "its last output:" in result.output and "making the bot ..." in result.output
     assert not db.exists()
 
