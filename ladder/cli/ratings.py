@@ -76,10 +76,10 @@ def show(
     """The ladder of each pool (game, player count, rule options), highest mu first.
 
     mu is a bot's estimated skill and sigma its uncertainty, given all the pool's games at once
-    (the order they were stored in does not matter). Columns: rank, bot, mu, sigma, > next (the
-    chance that the bot is stronger than the next one: near 50% their order is not decided), games,
-    win rate with its 95% interval, mean finishing place, and errors (games lost by a fault)
-    when there are any; --wide adds sigma, wins, the standard errors and the mean score, and
+    (the order they were stored in does not matter). Columns: rank, bot, mu, sigma, >next
+    (the chance that the bot is stronger than the next one: near 50% their order is not
+    decided), games, win rate with its 95% interval, mean finishing place, and errors (games
+    lost by a fault) when there are any; --wide adds mu - 3 sigma, wins, the standard errors and the mean score, and
     never shortens a bot's name. One-player pools are not rated: a solo game is won only when
     it reaches its goal, and they are ordered by goal rate, then mean score. A read-only store
     is shown with its ratings computed in memory."""
@@ -120,7 +120,7 @@ def show(
         win = "goal" if p.solo_goal else "wins"
         if wide:
             names = [r.bot for r in p.rows]
-            header = ["rank", "bot", "mu", "sigma", "> next", "mu-3σ", "games", win,
+            header = ["rank", "bot", "mu", "sigma", ">next", "mu-3σ", "games", win,
                       f"{win} % (95%)", "mean place", "errors", "mean score"]
             rows = [[str(r.rank), name, _num(r.mu, 2), _num(r.sigma, 2),
                      chance_text(r.above_next), _num(r.conservative, 2), str(r.games), str(r.wins),
@@ -133,7 +133,7 @@ def show(
             names = [display_name(p.game, r.bot) for r in p.rows]
             rated = p.players > 1
             errors = any(r.errors for r in p.rows)
-            header = ["rank", "bot", *(["mu", "σ", "> next"] if rated else []), "games",
+            header = ["rank", "bot", *(["mu", "σ", ">next"] if rated else []), "games",
                       f"{win} % (95%)", *([] if rated else ["mean score"]),
                       *(["mean place"] if rated else []), *(["errors"] if errors else [])]
             rows = [[str(r.rank), name,
@@ -154,15 +154,14 @@ def show(
 
 
 def _echo_order_note(rows: list) -> None:
-    """What "> next" means, and which neighbours' order the games have not decided."""
-    open_pairs = [f"{a.bot}/{b.bot}" for a, b in zip(rows, rows[1:])
-                  if a.above_next is not None and a.above_next < 0.95]
-    note = ("(> next: the chance that a bot is stronger than the next one, given all the "
+    """What ">next" means, and how many neighbours' order the games have not decided."""
+    open_pairs = sum(1 for r in rows if r.above_next is not None and r.above_next < 0.95)
+    note = ("(>next: the chance that a bot is stronger than the next one, given all the "
             "pool's games")
     if open_pairs:
-        shown = ", ".join(open_pairs[:3]) + (", …" if len(open_pairs) > 3 else "")
-        note += f"; below 95% the order is not decided: {shown}"
-    echo_fit(printable(note + ")"))
+        note += (f"; below 95% the order is not decided: {open_pairs} "
+                 f"pair{'s' if open_pairs > 1 else ''} here")
+    echo_fit(note + ")")
 
 
 @app.command()

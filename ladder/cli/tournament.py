@@ -472,7 +472,7 @@ def _print_summary(store: Store, run_id: int, report: Any) -> None:
     game = pool["game"]
     echo_fit(f"run {run_id}: {pool['title']}", bold=True)
     win = "goal" if pool["solo_goal"] else "wins"
-    header = ["bot", *(["mu", "σ", "> next"] if rated else []), "games", win,
+    header = ["bot", *(["mu", "σ", ">next"] if rated else []), "games", win,
               f"{win} % (95%)", "mean place",
               *([] if rated or pool["solo_goal"] else ["mean score"])]
     rows = []

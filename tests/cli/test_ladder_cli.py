@@ -81,10 +81,10 @@ def test_ladder_show_in_every_format(db: Path) -> None:
     assert table.exit_code == 0, table.output
     lines = table.output.splitlines()
     assert lines[0] == "dragon, 3 players"
-    assert lines[1].split() == ["rank", "bot", "mu", "mu-3σ", "games", "wins", "%", "(95%)",
-                                "mean", "place", "errors"]
+    assert lines[1].split() == ["rank", "bot", "mu", "σ", ">next", "games", "wins", "%",
+                                "(95%)", "mean", "place", "errors"]
     wide = tianti("ladder", "show", "--db", db, "--wide").output.splitlines()
-    assert wide[1].split() == ["rank", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "wins",
+    assert wide[1].split() == ["rank", "bot", "mu", "sigma", ">next", "mu-3σ", "games", "wins", "wins",
                                "%", "(95%)", "mean", "place", "errors", "mean", "score"]
     rows = list(csv.DictReader(io.StringIO(tianti("ladder", "show", "--db", db, "--format", "csv").stdout)))
     assert [r["rank"] for r in rows] == ["1", "2", "3"]

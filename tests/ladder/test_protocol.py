@@ -4,6 +4,7 @@ what changed, and bots in other languages (examples/bots), tianti's own bots ser
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -276,11 +277,14 @@ def test_a_task_names_the_folder_and_limits_its_process_bots_start_from(
 
     (tmp_path / "mine.py").write_text("")
     monkeypatch.chdir(REPO)
+    # a bare command name is found on the PATH (where the sandbox can bind it)
+    python3 = shutil.which("python3")
+    assert python3 and os.path.isabs(python3)
     assert command("exec:python3 mine.py x", str(tmp_path)) == [
-        "python3", str(tmp_path / "mine.py"), "x"]
-    assert command("exec:python3 mine.py x") == ["python3", "mine.py", "x"]
+        python3, str(tmp_path / "mine.py"), "x"]
+    assert command("exec:python3 mine.py x") == [python3, "mine.py", "x"]
     # a folder this machine does not have: the current one, as before
-    assert command("exec:python3 mine.py", str(tmp_path / "gone")) == ["python3", "mine.py"]
+    assert command("exec:python3 mine.py", str(tmp_path / "gone")) == [python3, "mine.py"]
     monkeypatch.setenv(LIMITS_VAR, "open_files=100")
     assert bot_limits("open_files=200").open_files == 200
     assert bot_limits("").open_files == bot_limits(None).open_files == 100
