@@ -7,12 +7,12 @@
 #
 # The fit is expectation propagation over every game of the pool at once: each game sends each
 # of its seats' bots a Gaussian message; a bot's posterior is its prior times the messages of
-# all its games. Identical games (the same bots in the same places) send identical messages at
-# the fixed point, so the pool holds each distinct game once with a count: 24,000 games of a few
-# bots are a few hundred entries. A sweep visits the entries in the order given and moves each
-# entry's message toward what the game says given the rest (its cavity: the posterior without
-# one copy), all its copies at once; sweeps repeat until no bot's mean or deviation moves by
-# more than a tolerance. The fixed point does not depend on the order of the games; the caller
+# all its games. An entry may stand for several identical games (a count: it then sends all its
+# copies' messages at once), but updating many copies at once overshoots and needs heavy
+# damping, so `skills` enters one game an entry (through_time.pyx's GROUP). A sweep visits the
+# entries in the order given and moves each entry's message toward what the game says given
+# the rest (its cavity: the posterior without one copy); sweeps repeat until no bot's mean or
+# deviation moves by more than a tolerance. The fixed point does not depend on the order of the games; the caller
 # gives the entries in a canonical order, so that the result does not even depend on rounding.
 #
 # Gaussians are kept in natural parameters: pi = 1 / variance, tau = mean / variance;
