@@ -49,3 +49,32 @@ def test_ladder_from_every_game(benchmark, cached_store: Store) -> None:
     (pool,) = benchmark.pedantic(_ladder_of_games, (cached_store, None, None, None, None),
                                  rounds=3)
     assert all(r.games == GAMES for r in pool.rows)
+
+
+def _simulated_pool(n: int, bots: int, players: int, seed: int) -> list[list[tuple[str, int]]]:
+    """`n` games of `players` seats among `bots` bots of spread strengths (performance: the
+    strength plus normal noise of TrueSkill's beta)."""
+    import random
+
+    rng = random.Random(seed)
+    skill = [rng.gauss(25.0, 3.0) for _ in range(bots)]
+    games = []
+    for _ in range(n):
+        seated = rng.sample(range(bots), players)
+        perf = {b: skill[b] + rng.gauss(0.0, 25 / 6) for b in seated}
+        order = sorted(seated, key=lambda b: -perf[b])
+        games.append([(f"bot{b}", order.index(b)) for b in seated])
+    return games
+
+
+@pytest.mark.parametrize("n", [2400, 24000])
+def test_fit_a_pool_from_scratch(benchmark, n: int) -> None:
+    """A pool's ratings from all its games at once (what `recompute`, and the cache for a pool
+    with new games, does): 8 bots, 3 players."""
+    from ladder.tournament.ratings import ENV, MARGIN
+    from ladder.tournament.through_time import skills
+
+    games = _simulated_pool(n, 8, 3, seed=3)
+    fitted = benchmark.pedantic(skills, (games,), dict(mu=ENV.mu, sigma=ENV.sigma,
+                                                       beta=ENV.beta, margin=MARGIN), rounds=3)
+    assert len(fitted) == 8
