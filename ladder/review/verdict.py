@@ -10,12 +10,17 @@ win percentage rather than by an engine's score:
   (ladder/review/analysis.py): a mean over pairs of searches, with its standard error. It may
   be negative (the made choice came out better). The **drop** is the difference clamped at 0,
   for the accuracy;
-- **inaccuracy** from 10 points, **mistake** from 20, **blunder** from 30 (lichess judges
-  winning-chance drops of 0.1 / 0.2 / 0.3 on its -1..1 scale, i.e. 5 / 10 / 15 points; these
-  games' estimates come from a short search and are noisier than a chess engine's, so the
-  steps are twice as wide). A verdict needs the difference beyond its noise as well: more
-  than its 95% margin (`T` standard errors, Student's t for the pairs), so that a second look
-  with another seed gives the same verdict; the verdict states that margin;
+- **inaccuracy** from 5 points, **mistake** from 20, **blunder** from 30. Lichess judges
+  winning-chance drops of 0.1 / 0.2 / 0.3 on its -1..1 scale, i.e. 5 / 10 / 15 points. A
+  verdict needs the difference beyond its noise as well: more than its 95% margin (`T`
+  standard errors, Student's t for the pairs), so that a second look with another seed gives
+  the same verdict; the verdict states that margin. With the noise taken care of by the
+  margin, the inaccuracy is lichess's step: a decision that costs 5 points or more, clearly
+  beyond the search's noise, is named (the reviewer finds one to three a game of strong at
+  20,000 iterations: docs/review.md). The mistake and the blunder stay at twice
+  lichess's steps: the reviewer's difference is its own search's, and a longer one can find
+  it several points larger or smaller (8.8 points at 400,000 iterations on one decision, where
+  a 2,000,000-iteration search's root statistics gave 13.7), which the margin over the pairs does not cover;
 - a decision's **accuracy** is lichess's published model of win-percentage drops,
   `103.1668 * exp(-0.04354 * drop) - 3.1669` (drop in points, clamped to 0..100): no drop
   scores 100, a 10-point drop 64, a 30-point drop 25;
@@ -51,7 +56,7 @@ from ladder.review.analysis import PAIRS, ReviewError
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 # Drop thresholds in percentage points, worst first.
 THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 30.0), (MISTAKE, 20.0),
-                                             (INACCURACY, 10.0))
+                                             (INACCURACY, 5.0))
 # A decision whose chance lies under this, or over 1 minus this, both before and after the
 # choice, was taken in a decided game and weighs nothing in the game's accuracy.
 DECIDED = 0.02

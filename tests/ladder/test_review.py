@@ -173,7 +173,9 @@ def test_bad_input_is_a_clear_error():
 
 
 def test_verdicts_accuracy_and_the_balance():
-    assert classify(0.02, 0.001, 8) is None             # under the thresholds
+    assert classify(0.04, 0.001, 8) is None             # under the thresholds
+    assert classify(0.06, 0.01, 8) == "inaccuracy"      # 6 points, beyond its 2.4 margin
+    assert classify(0.06, 0.03, 8) is None              # 6 points within its 7.1 margin
     assert classify(0.15, 0.01, 8) == "inaccuracy"
     assert classify(0.22, 0.01, 8) == "mistake"
     assert classify(0.35, 0.01, 8) == "blunder"
