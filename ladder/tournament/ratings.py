@@ -161,11 +161,11 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
     """The stored games (in the order stored) of the pools that pass the filters."""
     where, params = _where(game, players, run)
     store.check_seats(where, params)
-    new = store.version >= 2
-    extra = "g.pool, g.goal_reached" if new else "NULL, NULL"
+    join, pool_of = store.pool_sql
+    extra = f"{pool_of}, g.goal_reached" if store.version >= 2 else "NULL, NULL"
     rows = store.conn.execute(
         f"SELECT g.id, g.game, g.players, g.options, {extra}, g.seed, s.bot, s.rank, s.score,"
-        " s.fault_kind IS NOT NULL FROM games g JOIN seats s ON s.game_id = g.id"
+        f" s.fault_kind IS NOT NULL FROM games g{join} JOIN seats s ON s.game_id = g.id"
         f" WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
     out: list[GameRow] = []
     parsed: dict[Any, dict[str, Any]] = {}  # the games of a pool share their options' text
@@ -177,7 +177,7 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
             opts = parsed[opts_text] = store._options(opts_text, gid)
         if not matches(opts, options):
             continue
-        if pool is None:  # a schema-1 store read as it is
+        if pool is None:  # a schema-1 store read as it is (or a game with no pool row)
             pool = pool_key(name, opts)
             if n == 1:
                 (actions,) = store.conn.execute("SELECT actions FROM games WHERE id = ?",
@@ -255,15 +255,15 @@ def _update_batch(store: Store) -> int:
     with store.transaction():
         last = bookmark(store)
         store.check_seats("g.id > ?", (last,))
+        join, pool_of = store.pool_sql
         rows = c.execute(
-            "SELECT g.id, g.pool, s.bot, s.rank FROM games g"
+            f"SELECT g.id, {pool_of}, s.bot, s.rank FROM games g{join}"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE g.id > ? AND g.id IN (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?)"
             " ORDER BY g.id, s.seat", (last, last, _BATCH)).fetchall()
         if not rows:
             return 0
         cache: dict[str, dict[str, tuple[trueskill.Rating, int]]] = {}
-        history = []
         count = 0
         for game_id, seats in itertools.groupby(rows, key=lambda r: r[0]):
             seats = list(seats)
@@ -271,14 +271,14 @@ def _update_batch(store: Store) -> int:
             if len(seats) < 2:
                 continue  # a one-player game ranks nobody against anybody
             key = seats[0][1]
+            if not isinstance(key, str):
+                raise store.damaged(f"game {game_id} has no pool")
             pool = cache.get(key)
             if pool is None:
                 pool = cache[key] = {
                     bot: (ENV.create_rating(mu, sigma), n) for bot, mu, sigma, n in c.execute(
                         "SELECT bot, mu, sigma, games FROM ratings WHERE pool = ?", (key,))}
-            for b, r in _rate_game(pool, [s[2] for s in seats], [s[3] for s in seats]):
-                history.append((game_id, b, r.mu, r.sigma))
-        c.executemany("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?)", history)
+            _rate_game(pool, [s[2] for s in seats], [s[3] for s in seats])
         c.executemany(
             "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
             [(k, b, r.mu, r.sigma, n) for k, pool in cache.items() for b, (r, n) in pool.items()])
@@ -293,7 +293,6 @@ def recompute(store: Store) -> int:
                          f"for reading): its ratings are computed afresh on every read anyway")
     with store.transaction():
         store.conn.execute("DELETE FROM ratings")
-        store.conn.execute("DELETE FROM rating_history")
         store.conn.execute("INSERT OR REPLACE INTO meta VALUES ('ratings_last_game', '0')")
     return update_ratings(store)
 
@@ -364,30 +363,31 @@ def ladder(store: Store, game: str | None = None, players: int | None = None,
         except sqlite3.OperationalError:
             cached = False  # locked or read-only after all: compute them here
     marks = ",".join("?" * len(chosen))
-    in_pools = f"({where}) AND g.pool IN ({marks})"
+    join, pool_of = store.pool_sql
+    in_pools = f"({where}) AND {pool_of} IN ({marks})"
     pool_params = (*params, *chosen)
     if run is not None and cached:
         # a pool whose every game is this run's: its cached ratings are the run's own
         shared = {k for (k,) in store.conn.execute(
-            f"SELECT DISTINCT g.pool FROM games g WHERE g.pool IN ({marks}) AND g.run_id != ?",
-            (*chosen, run))}
+            f"SELECT DISTINCT {pool_of} FROM games g{join} WHERE {pool_of} IN ({marks})"
+            " AND g.run_id != ?", (*chosen, run))}
     else:
         shared = set() if run is None else set(chosen)
     memory: dict[str, dict[str, tuple[float, float]]] = {}
     if not cached or shared:
         rate = [k for k in chosen if not cached or k in shared]
-        memory = rate_in_memory(_ranked_games(store, f"({where}) AND g.pool IN "
+        memory = rate_in_memory(_ranked_games(store, f"({where}) AND {pool_of} IN "
                                               f"({','.join('?' * len(rate))})",
                                               (*params, *rate)))[0]
     stats: dict[str, dict[str, list[Any]]] = {}
     for pool, bot, *numbers in store.conn.execute(
             "SELECT pool, bot, COUNT(*), SUM(won), SUM(place), SUM(place * place), SUM(faulted),"
             " SUM(score), SUM(score * score) FROM ("
-            " SELECT g.id, g.pool AS pool, s.bot AS bot, AVG(s.rank + 1.0) AS place,"
+            f" SELECT g.id, {pool_of} AS pool, s.bot AS bot, AVG(s.rank + 1.0) AS place,"
             " CASE WHEN g.players = 1 THEN COALESCE(MAX(g.goal_reached), 0) != 0"
             " ELSE MAX(s.rank = 0) END AS won, AVG(s.score * 1.0) AS score,"
             " MAX(s.fault_kind IS NOT NULL) AS faulted"
-            f" FROM games g JOIN seats s ON s.game_id = g.id WHERE {in_pools}"
+            f" FROM games g{join} JOIN seats s ON s.game_id = g.id WHERE {in_pools}"
             " GROUP BY g.id, s.bot) GROUP BY pool, bot", pool_params):
         stats.setdefault(pool, {})[bot] = numbers
     out = []
@@ -419,9 +419,10 @@ def _pools_of(store: Store, where: str, params: tuple[Any, ...], wanted: dict[st
     """The pools with games matching `where` that pass the -o filters, ordered as `_group`
     orders them: pool key -> (game, players, options of its first game, whether a game has a
     solo goal). One game's options are read per pool (a pool is one set of rule options)."""
+    join, pool_of = store.pool_sql
     found = store.conn.execute(
-        "SELECT g.pool, MIN(g.id), MAX(g.goal_reached IS NOT NULL) FROM games g"
-        f" WHERE {where} GROUP BY g.pool", params).fetchall()
+        f"SELECT {pool_of}, MIN(g.id), MAX(g.goal_reached IS NOT NULL) FROM games g{join}"
+        f" WHERE {where} GROUP BY {pool_of}", params).fetchall()
     out = {}
     for key, first, goal in found:
         name, n_players, opts_text = store.conn.execute(
@@ -437,8 +438,9 @@ def _pools_of(store: Store, where: str, params: tuple[Any, ...], wanted: dict[st
 def _ranked_games(store: Store, where: str, params: tuple[Any, ...]) -> list[GameRow]:
     """What rating needs of the games matching `where` (their pool and each seat's bot and
     place), in the order stored, without reading their options or actions."""
+    join, pool_of = store.pool_sql
     rows = store.conn.execute(
-        "SELECT g.id, g.pool, g.players, s.bot, s.rank FROM games g JOIN seats s"
+        f"SELECT g.id, {pool_of}, g.players, s.bot, s.rank FROM games g{join} JOIN seats s"
         f" ON s.game_id = g.id WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
     out = []
     for gid, group in itertools.groupby(rows, key=lambda r: r[0]):
@@ -608,14 +610,8 @@ def history(store: Store, game: str, players: int, options: dict[str, Any] | Non
                          f"one with -o KEY=VALUE")
     group = groups[0]
     number = {g.id: i + 1 for i, g in enumerate(group)}
-    if can_cache(store):
-        update_ratings(store)
-        rows = store.conn.execute(
-            "SELECT h.game_id, h.bot, h.mu, h.sigma FROM rating_history h"
-            " JOIN games g ON g.id = h.game_id WHERE g.pool = ? ORDER BY h.game_id",
-            (group[0].pool,)).fetchall()
-    else:
-        rows = rate_in_memory(group)[1].get(group[0].pool, [])
+    # (schema 3 keeps no rating history: it is computed from the pool's games)
+    rows = rate_in_memory(group)[1].get(group[0].pool, [])
     out: dict[str, list[tuple[int, float, float]]] = {}
     for gid, bot, mu, sigma in rows:
         out.setdefault(bot, []).append((number[gid], mu, sigma))
