@@ -174,11 +174,11 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
     """The stored games (in the order stored) of the pools that pass the filters."""
     where, params = _where(game, players, run)
     store.check_seats(where, params)
-    new = store.version >= 2
-    extra = "g.pool, g.goal_reached" if new else "NULL, NULL"
+    join, pool_of = store.pool_sql
+    extra = f"{pool_of}, g.goal_reached" if store.version >= 2 else "NULL, NULL"
     rows = store.conn.execute(
         f"SELECT g.id, g.game, g.players, g.options, {extra}, g.seed, s.bot, s.rank, s.score,"
-        " s.fault_kind IS NOT NULL FROM games g JOIN seats s ON s.game_id = g.id"
+        f" s.fault_kind IS NOT NULL FROM games g{join} JOIN seats s ON s.game_id = g.id"
         f" WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
     out: list[GameRow] = []
     parsed: dict[Any, dict[str, Any]] = {}  # the games of a pool share their options' text
@@ -190,7 +190,7 @@ def load_games(store: Store, game: str | None = None, players: int | None = None
             opts = parsed[opts_text] = store._options(opts_text, gid)
         if not matches(opts, options):
             continue
-        if pool is None:  # a schema-1 store read as it is
+        if pool is None:  # a schema-1 store read as it is (or a game with no pool row)
             pool = pool_key(name, opts)
             if n == 1:
                 (actions,) = store.conn.execute("SELECT actions FROM games WHERE id = ?",
@@ -237,11 +237,15 @@ def update_ratings(store: Store) -> int:
         store.check_seats("g.id > ? AND g.id <= ?", (last, newest))
         (count,) = c.execute("SELECT COUNT(*) FROM games WHERE id > ? AND id <= ?",
                              (last, newest)).fetchone()
+        join, pool_of = store.pool_sql
         touched = [k for (k,) in c.execute(
-            "SELECT DISTINCT pool FROM games WHERE id > ? AND id <= ? AND players > 1"
-            " ORDER BY pool", (last, newest))]
+            f"SELECT DISTINCT {pool_of} FROM games g{join} WHERE g.id > ? AND g.id <= ?"
+            f" AND g.players > 1 ORDER BY 1", (last, newest))]
         for key in touched:
-            games = _ranked_games(store, "g.pool = ? AND g.id <= ?", (key, newest))
+            if not isinstance(key, str):
+                raise store.damaged("a game has no pool; `tianti ladder recompute` cannot "
+                                    "mend that")
+            games = _ranked_games(store, f"{pool_of} = ? AND g.id <= ?", (key, newest))
             played = _games_played(games)
             c.execute("DELETE FROM ratings WHERE pool = ?", (key,))
             c.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)",
@@ -370,30 +374,31 @@ def ladder(store: Store, game: str | None = None, players: int | None = None,
         except sqlite3.OperationalError:
             cached = False  # locked or read-only after all: compute them here
     marks = ",".join("?" * len(chosen))
-    in_pools = f"({where}) AND g.pool IN ({marks})"
+    join, pool_of = store.pool_sql
+    in_pools = f"({where}) AND {pool_of} IN ({marks})"
     pool_params = (*params, *chosen)
     if run is not None and cached:
         # a pool whose every game is this run's: its cached ratings are the run's own
         shared = {k for (k,) in store.conn.execute(
-            f"SELECT DISTINCT g.pool FROM games g WHERE g.pool IN ({marks}) AND g.run_id != ?",
-            (*chosen, run))}
+            f"SELECT DISTINCT {pool_of} FROM games g{join} WHERE {pool_of} IN ({marks})"
+            " AND g.run_id != ?", (*chosen, run))}
     else:
         shared = set() if run is None else set(chosen)
     memory: dict[str, dict[str, tuple[float, float]]] = {}
     if not cached or shared:
         rate = [k for k in chosen if not cached or k in shared]
-        memory = rate_in_memory(_ranked_games(store, f"({where}) AND g.pool IN "
+        memory = rate_in_memory(_ranked_games(store, f"({where}) AND {pool_of} IN "
                                               f"({','.join('?' * len(rate))})",
                                               (*params, *rate)))
     stats: dict[str, dict[str, list[Any]]] = {}
     for pool, bot, *numbers in store.conn.execute(
             "SELECT pool, bot, COUNT(*), SUM(won), SUM(place), SUM(place * place), SUM(faulted),"
             " SUM(score), SUM(score * score) FROM ("
-            " SELECT g.id, g.pool AS pool, s.bot AS bot, AVG(s.rank + 1.0) AS place,"
+            f" SELECT g.id, {pool_of} AS pool, s.bot AS bot, AVG(s.rank + 1.0) AS place,"
             " CASE WHEN g.players = 1 THEN COALESCE(MAX(g.goal_reached), 0) != 0"
             " ELSE MAX(s.rank = 0) END AS won, AVG(s.score * 1.0) AS score,"
             " MAX(s.fault_kind IS NOT NULL) AS faulted"
-            f" FROM games g JOIN seats s ON s.game_id = g.id WHERE {in_pools}"
+            f" FROM games g{join} JOIN seats s ON s.game_id = g.id WHERE {in_pools}"
             " GROUP BY g.id, s.bot) GROUP BY pool, bot", pool_params):
         stats.setdefault(pool, {})[bot] = numbers
     out = []
@@ -425,9 +430,10 @@ def _pools_of(store: Store, where: str, params: tuple[Any, ...], wanted: dict[st
     """The pools with games matching `where` that pass the -o filters, ordered as `_group`
     orders them: pool key -> (game, players, options of its first game, whether a game has a
     solo goal). One game's options are read per pool (a pool is one set of rule options)."""
+    join, pool_of = store.pool_sql
     found = store.conn.execute(
-        "SELECT g.pool, MIN(g.id), MAX(g.goal_reached IS NOT NULL) FROM games g"
-        f" WHERE {where} GROUP BY g.pool", params).fetchall()
+        f"SELECT {pool_of}, MIN(g.id), MAX(g.goal_reached IS NOT NULL) FROM games g{join}"
+        f" WHERE {where} GROUP BY {pool_of}", params).fetchall()
     out = {}
     for key, first, goal in found:
         name, n_players, opts_text = store.conn.execute(
@@ -443,8 +449,9 @@ def _pools_of(store: Store, where: str, params: tuple[Any, ...], wanted: dict[st
 def _ranked_games(store: Store, where: str, params: tuple[Any, ...]) -> list[GameRow]:
     """What rating needs of the games matching `where` (their pool and each seat's bot and
     place), in the order stored, without reading their options or actions."""
+    join, pool_of = store.pool_sql
     rows = store.conn.execute(
-        "SELECT g.id, g.pool, g.players, s.bot, s.rank FROM games g JOIN seats s"
+        f"SELECT g.id, {pool_of}, g.players, s.bot, s.rank FROM games g{join} JOIN seats s"
         f" ON s.game_id = g.id WHERE {where} ORDER BY g.id, s.seat", params).fetchall()
     out = []
     for gid, group in itertools.groupby(rows, key=lambda r: r[0]):

@@ -5,10 +5,10 @@ loses only the games that were still being played), and a game is keyed by (run,
 seating), so a resumed or doubly-submitted game can never be stored twice. The file is in WAL
 mode with a generous busy timeout, so that several tournaments can write the same store while
 others read it. Ratings are not primary data: `ladder.tournament.ratings` derives them from the
-seats and caches them in the `ratings`/`rating_history` tables, which it can rebuild at any time.
+seats and caches them in the `ratings` table, which it can rebuild at any time.
 
-Schema (version 2; a version-1 store is upgraded when it is first opened for writing, and
-read as it is otherwise):
+Schema (version 3; a version-1 or -2 store is upgraded in place when it is first opened for
+writing, and read as it is otherwise; docs/STORE.md has the sizes):
 
 - `meta(key, value)`: the store's format name and schema version; the ratings' bookmark.
 - `bots(name, spec, added_at)`: a name stands for one spec across the whole store, so that the
@@ -16,11 +16,14 @@ read as it is otherwise):
 - `runs(id, label, spec, game, players, deals, seatings, seed, move_timeout, planned, status,
   created_at, updated_at, finished_at, owner_host, owner_pid, wall_seconds)`: a tournament;
   `spec` is its `TournamentSpec` as JSON, from which its plan is recomputed.
+- `pools(id, key)`: each rating pool once; `key` is its `pool_key` (the game and every option
+  that changes its rules, players included, as canonical JSON).
 - `games(id, run_id, deal, seating, game, options, players, seed, resample_seed, actions,
-  move_times, duration, worker, finished_at, pool, goal_reached)`: one finished game; `actions`
-  and `move_times` are JSON lists (one entry per decision); UNIQUE(run_id, deal, seating).
-  `pool` names the rating pool (the game and every option that changes its rules, players
-  included; see `pool_key`), `goal_reached` is 0/1 for a solo game with a goal, else NULL.
+  move_times, duration, worker, finished_at, goal_reached, pool_id)`: one finished game;
+  `actions` and `move_times` are JSON lists (one entry per decision); UNIQUE(run_id, deal,
+  seating). `pool_id` is its rating pool's row in `pools` (schema 2 kept the key's text in
+  every game, a third of a Mount Tai game's bytes), `goal_reached` is 0/1 for a solo game
+  with a goal, else NULL.
 - `seats(game_id, seat, bot, spec, score, rank, game_rank, fault_kind, fault_move, fault,
   moves, think_seconds, max_move_seconds)`: who sat where and how they did; `rank` is the
   finishing position with faulted seats last (0 = first), `game_rank` the rules' own.
@@ -29,7 +32,9 @@ read as it is otherwise):
   outside as often as the retry limit allows; see `ladder.tournament.backends`): nobody's loss,
   in no rating, and not played again by a resume. Created when the first such game is stored (a
   store without it has none), so it needs no new schema version.
-- `ratings(pool, bot, mu, sigma, games)`, `rating_history(game_id, bot, mu, sigma)`: the cache.
+- `ratings(pool, bot, mu, sigma, games)`: the cache, one row per bot and pool (keyed by the
+  pool's key text). Schema 2 also kept a `rating_history` row per game and bot; schema 3 has
+  none (a bot's rating history is computed from the games when asked).
 
 Opening checks the store: that it is a tianti store of a schema this code knows; for writing
 also `PRAGMA quick_check`, the tables' columns and the rows' JSON, so that a damaged store is a
@@ -57,7 +62,7 @@ from ladder.tournament.schedule import TournamentSpec
 from ladder.tournament.worker import GameOutcome
 
 FORMAT = "tianti-store"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # How long a writer waits for another process's write lock before the store error (a run then
 # stops as interrupted). TIANTI_BUSY_TIMEOUT overrides it (seconds).
 BUSY_TIMEOUT_SECONDS = 60.0
@@ -95,6 +100,10 @@ CREATE TABLE IF NOT EXISTS runs (
     owner_pid INTEGER,
     wall_seconds REAL NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS pools (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE
+);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -110,8 +119,8 @@ CREATE TABLE IF NOT EXISTS games (
     duration REAL NOT NULL,
     worker TEXT,
     finished_at TEXT NOT NULL,
-    pool TEXT,
     goal_reached INTEGER,
+    pool_id INTEGER REFERENCES pools(id),
     UNIQUE (run_id, deal, seating)
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -132,7 +141,7 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE INDEX IF NOT EXISTS seats_by_bot ON seats (bot);
 CREATE INDEX IF NOT EXISTS games_by_pool ON games (game, players);
-CREATE INDEX IF NOT EXISTS games_by_rules ON games (pool);
+CREATE INDEX IF NOT EXISTS games_by_rules ON games (pool_id);
 CREATE TABLE IF NOT EXISTS ratings (
     pool TEXT NOT NULL,
     bot TEXT NOT NULL,
@@ -140,13 +149,6 @@ CREATE TABLE IF NOT EXISTS ratings (
     sigma REAL NOT NULL,
     games INTEGER NOT NULL,
     PRIMARY KEY (pool, bot)
-);
-CREATE TABLE IF NOT EXISTS rating_history (
-    game_id INTEGER NOT NULL,
-    bot TEXT NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    PRIMARY KEY (game_id, bot)
 );
 """
 
@@ -183,13 +185,12 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
              "owner_host", "owner_pid", "wall_seconds"),
     "games": ("id", "run_id", "deal", "seating", "game", "options", "players", "seed",
               "resample_seed", "actions", "move_times", "duration", "worker", "finished_at",
-              "pool", "goal_reached"),
+              "goal_reached", "pool_id"),
     "seats": ("game_id", "seat", "bot", "spec", "score", "rank", "game_rank", "fault_kind",
               "fault_move", "fault", "moves", "think_seconds", "max_move_seconds"),
+    "pools": ("id", "key"),
     "ratings": ("pool", "bot", "mu", "sigma", "games"),
-    "rating_history": ("game_id", "bot", "mu", "sigma"),
 }
-_V1_MISSING = {"games": ("pool", "goal_reached")}
 
 
 def pool_key(game: str, options: dict[str, Any]) -> str:
@@ -455,7 +456,8 @@ class Store:
         c.execute("BEGIN IMMEDIATE")
         try:
             version = self._check_format()  # again, under the lock: another process may have made it
-            if version is not None and version < SCHEMA_VERSION:
+            upgraded = version is not None and version < SCHEMA_VERSION
+            if upgraded:
                 self._upgrade(version)
             for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                 c.execute(statement)
@@ -466,10 +468,21 @@ class Store:
         except BaseException:
             c.execute("ROLLBACK")
             raise
+        self.version = SCHEMA_VERSION
+        if upgraded:
+            self._vacuum()
 
     def _upgrade(self, version: int) -> None:
-        """Schema 1 -> 2 (inside the caller's transaction): each game gets its pool and solo
-        goal; the ratings cache, which was kept per game and player count, is rebuilt later."""
+        """Bring a schema-1 or -2 store to the current schema, step by step, inside the
+        caller's transaction (every game kept; `_vacuum` gives the freed pages back after)."""
+        if version < 2:
+            self._upgrade_to_2()
+        if version < 3:
+            self._upgrade_to_3()
+
+    def _upgrade_to_2(self) -> None:
+        """Schema 1 -> 2: each game gets its pool and solo goal; the ratings cache, which was
+        kept per game and player count, is rebuilt later."""
         c = self.conn
         c.execute("ALTER TABLE games ADD COLUMN pool TEXT")
         c.execute("ALTER TABLE games ADD COLUMN goal_reached INTEGER")
@@ -483,6 +496,33 @@ class Store:
         c.execute("DROP TABLE IF EXISTS ratings")
         c.execute("DROP TABLE IF EXISTS rating_history")
         c.execute("UPDATE meta SET value = '0' WHERE key = 'ratings_last_game'")
+
+    def _upgrade_to_3(self) -> None:
+        """Schema 2 -> 3: each pool's key is stored once, in `pools`, and a game keeps its
+        row's id instead of the text (pools numbered in the order of their first game); the
+        per-game rating history goes. The ratings cache and its bookmark stay valid (the pool
+        keys are the same text)."""
+        c = self.conn
+        # a game without its pool's text (only a crafted store has one) gets it from its options
+        for gid, game, options in c.execute(
+                "SELECT id, game, options FROM games WHERE typeof(pool) != 'text'").fetchall():
+            c.execute("UPDATE games SET pool = ? WHERE id = ?",
+                      (pool_key(game, self._options(options, gid)), gid))
+        c.execute("CREATE TABLE pools (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)")
+        c.execute("INSERT INTO pools (key) SELECT pool FROM games GROUP BY pool ORDER BY MIN(id)")
+        c.execute("ALTER TABLE games ADD COLUMN pool_id INTEGER REFERENCES pools(id)")
+        c.execute("UPDATE games SET pool_id = (SELECT p.id FROM pools p WHERE p.key = games.pool)")
+        c.execute("DROP INDEX IF EXISTS games_by_rules")  # on the text; remade on pool_id
+        c.execute("ALTER TABLE games DROP COLUMN pool")
+        c.execute("DROP TABLE IF EXISTS rating_history")
+
+    def _vacuum(self) -> None:
+        """Give the pages an upgrade freed back to the file system (VACUUM rewrites the file;
+        skipped, harmlessly, while another process holds it: new games reuse the pages)."""
+        try:
+            self.conn.execute("VACUUM")
+        except sqlite3.OperationalError:
+            pass
 
     def _check_format(self) -> int | None:
         """The store's schema version (None for an empty file); StoreError for another kind of
@@ -537,6 +577,15 @@ class Store:
         if bad is not None:
             raise StoreError(f"the store {self.path} is damaged: game {bad[0]} has a malformed "
                              f"row")
+        bad = c.execute("SELECT id FROM pools WHERE typeof(key) != 'text' OR NOT json_valid(key)"
+                        " LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"the store {self.path} is damaged: pool {bad[0]} has a malformed "
+                             f"key")
+        bad = c.execute("SELECT g.id FROM games g LEFT JOIN pools p ON p.id = g.pool_id"
+                        " WHERE p.id IS NULL LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"the store {self.path} is damaged: game {bad[0]} has no pool")
         bad = c.execute("SELECT game_id, seat FROM seats WHERE typeof(rank) != 'integer'"
                         " OR typeof(score) != 'integer' OR typeof(bot) != 'text' LIMIT 1").fetchone()
         if bad is not None:
@@ -808,7 +857,7 @@ class Store:
         transaction for many games: a commit costs more than a quick game's rows."""
         c = self.conn
         stamp = now()
-        pools: dict[tuple[str, str], str] = {}  # (game, options' text) -> pool key
+        pools: dict[tuple[str, str], int] = {}  # (game, options' text) -> pool id
         ids: list[int | None] = []
         seat_rows: list[tuple[Any, ...]] = []
         with self.transaction():
@@ -816,14 +865,15 @@ class Store:
                 pool = pools.get((outcome.game, outcome.options_json))
                 if pool is None or len(outcome.seats) == 1:
                     options = outcome.options
-                    pool = pools[(outcome.game, outcome.options_json)] = pool_key(outcome.game,
-                                                                                  options)
+                if pool is None:
+                    pool = pools[(outcome.game, outcome.options_json)] = self._pool_id(
+                        pool_key(outcome.game, options))
                 goal = (goal_reached(outcome.game, options, outcome.seed, outcome.actions)
                         if len(outcome.seats) == 1 else None)
                 cur = c.execute(
                     "INSERT OR IGNORE INTO games (run_id, deal, seating, game, options, players,"
                     " seed, resample_seed, actions, move_times, duration, worker, finished_at,"
-                    " pool, goal_reached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " pool_id, goal_reached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (outcome.run_id, outcome.deal, outcome.seating, outcome.game,
                      outcome.options_json, len(outcome.seats), outcome.seed,
                      outcome.resample_seed, outcome.actions_json, outcome.move_times_json,
@@ -842,6 +892,21 @@ class Store:
             c.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           seat_rows)
         return ids
+
+    def _pool_id(self, key: str) -> int:
+        """The id of a pool's row in `pools`, added when new (inside the caller's transaction)."""
+        self.conn.execute("INSERT OR IGNORE INTO pools (key) VALUES (?)", (key,))
+        (pool_id,) = self.conn.execute("SELECT id FROM pools WHERE key = ?", (key,)).fetchone()
+        return int(pool_id)
+
+    @property
+    def pool_sql(self) -> tuple[str, str]:
+        """How SQL over `games g` reads a game's pool key in this store's schema: (the join to
+        add after `games g`, the key's expression). Schema 3 joins `pools p` (a game with no
+        pool row reads NULL); schema 2 kept the text in `g.pool`; schema 1 had none (NULL)."""
+        if self.version >= 3:
+            return " LEFT JOIN pools p ON p.id = g.pool_id", "p.key"
+        return "", "g.pool" if self.version == 2 else "NULL"
 
     def game(self, game_id: int) -> StoredGame:
         """A stored game by its number; StoreError when there is none."""

@@ -374,8 +374,8 @@ def test_a_schema_1_store_is_read_as_it_is_and_upgraded_for_writing(pools_db: Pa
     db = _copy(pools_db, tmp_path / "v1.db")
     conn = sqlite3.connect(db)
     conn.executescript("""
-        DROP INDEX games_by_rules; ALTER TABLE games DROP COLUMN pool; ALTER TABLE games DROP COLUMN goal_reached;
-        DROP TABLE ratings; DROP TABLE rating_history;
+        DROP INDEX games_by_rules; ALTER TABLE games DROP COLUMN pool_id; ALTER TABLE games DROP COLUMN goal_reached;
+        DROP TABLE pools; DROP TABLE ratings;
         CREATE TABLE ratings (game TEXT, players INTEGER, bot TEXT, mu REAL, sigma REAL,
                               games INTEGER, PRIMARY KEY (game, players, bot));
         CREATE TABLE rating_history (game_id INTEGER, bot TEXT, mu REAL, sigma REAL,
@@ -393,7 +393,7 @@ def test_a_schema_1_store_is_read_as_it_is_and_upgraded_for_writing(pools_db: Pa
                "b=random", "--deals", 1, "--workers", 1)
     assert r.exit_code == 0, r.output
     with Store(db, create=False, write=False) as s:
-        assert s.version == 2
+        assert s.version == 3
     after = json.loads(tianti("ladder", "show", "--db", db, "--json").stdout)
     assert [p for p in after if p["game"] != "fusion"] == expected
 
