@@ -500,8 +500,9 @@ class Store:
     def _upgrade_to_3(self) -> None:
         """Schema 2 -> 3: each pool's key is stored once, in `pools`, and a game keeps its
         row's id instead of the text (pools numbered in the order of their first game); the
-        per-game rating history goes. The ratings cache and its bookmark stay valid (the pool
-        keys are the same text)."""
+        per-game rating history goes. The ratings cache is emptied and its bookmark reset: schema
+        3's ratings are fitted on all of a pool's games at once, not updated game by game as
+        the cache of a schema-2 release was, so the next ladder fits every pool again."""
         c = self.conn
         # a game without its pool's text (only a crafted store has one) gets it from its options
         for gid, game, options in c.execute(
@@ -515,6 +516,8 @@ class Store:
         c.execute("DROP INDEX IF EXISTS games_by_rules")  # on the text; remade on pool_id
         c.execute("ALTER TABLE games DROP COLUMN pool")
         c.execute("DROP TABLE IF EXISTS rating_history")
+        c.execute("DELETE FROM ratings")
+        c.execute("UPDATE meta SET value = '0' WHERE key = 'ratings_last_game'")
 
     def _vacuum(self) -> None:
         """Give the pages an upgrade freed back to the file system (VACUUM rewrites the file;
