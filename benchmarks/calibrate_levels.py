@@ -14,9 +14,9 @@ clearly above the one below (the 95% interval of its win rate against it lies wh
 way. The exit status is 1 when some level is not clearly above the one below.
 
 The separation is read from the pairwise intervals, not from TrueSkill's mu +- 1.96 sigma:
-TrueSkill updates game by game in the order stored (here run by run), and a level whose
-sigma has shrunk against the level below moves little when the level above arrives, so it
-understates the gaps between neighbours; its mu still orders the levels.
+the ladder's mu and sigma are fitted on all the games at once (their order does not matter),
+but two levels' posteriors are correlated through the games between them, which
+mu +- 1.96 sigma taken one level at a time ignores; mu still orders the levels.
 
 The top level is the `strong` bot, about 1 s a move: expensive, and not reproducible (a time
 budget buys a different number of iterations on every run). It is calibrated at a fixed
