@@ -516,7 +516,7 @@ class Store:
         c.execute("DROP INDEX IF EXISTS games_by_rules")  # on the text; remade on pool_id
         c.execute("ALTER TABLE games DROP COLUMN pool")
         c.execute("DROP TABLE IF EXISTS rating_history")
-        c.execute("DELETE FROM ratings")
+        c.execute("DROP TABLE IF EXISTS ratings")  # made afresh, empty, with the schema
         c.execute("UPDATE meta SET value = '0' WHERE key = 'ratings_last_game'")
 
     def _vacuum(self) -> None:

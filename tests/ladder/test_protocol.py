@@ -278,10 +278,11 @@ def test_a_task_names_the_folder_and_limits_its_process_bots_start_from(
     (tmp_path / "mine.py").write_text("")
     monkeypatch.chdir(REPO)
     # a bare command name is found on the PATH (where the sandbox can bind it)
-    python3 = shutil.which("python3")
-    assert python3 and os.path.isabs(python3)
-    assert command("exec:python3 mine.py x", str(tmp_path)) == [
-        python3, str(tmp_path / "mine.py"), "x"]
+    # (a pyenv shim is followed to its interpreter)
+    found = command("exec:python3 mine.py x", str(tmp_path))
+    assert os.path.isabs(found[0]) and os.path.basename(found[0]).startswith("python3")
+    assert found[1:] == [str(tmp_path / "mine.py"), "x"]
+    python3 = found[0]
     assert command("exec:python3 mine.py x") == [python3, "mine.py", "x"]
     # a folder this machine does not have: the current one, as before
     assert command("exec:python3 mine.py", str(tmp_path / "gone")) == [python3, "mine.py"]
