@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from ladder.processes import pid_alive
 from ladder.referee import programs
 
 # Folders of the system's own, never scanned for tianti's data files.
@@ -288,20 +289,23 @@ def _memory_cgroup() -> tuple[Path, str] | None:
             if "memory" in enabled:
                 found.append((folder, "memory.max"))
     for folder, limit in found:
-        probe = folder / f"{_FOLDER}probe-{os.getpid()}"
-        try:
-            probe.mkdir()
-        except OSError:
-            continue
-        try:
-            if (probe / limit).exists() and (probe / "cgroup.procs").exists():
-                return folder, limit
-        finally:
-            try:
-                probe.rmdir()
-            except OSError:
-                pass
+        if _child_cgroup_works(folder, limit):
+            return folder, limit
     return None
+
+
+def _child_cgroup_works(folder: Path, control: str) -> bool:
+    """Whether a cgroup made under `folder` gets the `control` file and can take processes
+    (a child is made and removed)."""
+    probe = folder / f"{_FOLDER}probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return False
+    try:
+        return (probe / control).exists() and (probe / "cgroup.procs").exists()
+    finally:
+        _remove_cgroup(probe, wait=0)
 
 
 def _make_cgroup(limits: Limits) -> Path | None:
@@ -383,16 +387,8 @@ def _freezer_root() -> tuple[str, Path] | None:
         if "freezer" in controllers.split(",") and "freezer" in mounts:
             candidates.append(("v1", mounts["freezer"] / path.lstrip("/"), "freezer.state"))
     for kind, folder, control in candidates:
-        probe = folder / f"{_FOLDER}probe-{os.getpid()}"
-        try:
-            probe.mkdir()
-        except OSError:
-            continue
-        try:
-            if (probe / control).exists() and (probe / "cgroup.procs").exists():
-                return kind, folder
-        finally:
-            _remove_cgroup(probe, wait=0)
+        if _child_cgroup_works(folder, control):
+            return kind, folder
     return None
 
 
@@ -898,16 +894,6 @@ def _kill_uid(uid: int) -> None:
         time.sleep(0.005)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 _swept = [0.0]
 
 
@@ -924,7 +910,7 @@ def _sweep(min_age: float = 10.0) -> None:
         return
     for entry in entries:
         match = re.fullmatch(_FOLDER + r"([0-9]+)-[A-Za-z0-9_]+", entry.name)
-        if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
+        if not match or int(match.group(1)) == os.getpid() or pid_alive(int(match.group(1))):
             continue
         try:
             info = entry.stat(follow_symlinks=False)
@@ -946,7 +932,7 @@ def _sweep(min_age: float = 10.0) -> None:
             groups = []
         for entry in groups:
             match = re.fullmatch(_FOLDER + r"([0-9]+)-[0-9a-f]+", entry.name)
-            if match and int(match.group(1)) != os.getpid() and not _alive(int(match.group(1))):
+            if match and int(match.group(1)) != os.getpid() and not pid_alive(int(match.group(1))):
                 if isinstance(found[0], str):  # a freezer: what is still in it thaws, and dies
                     freezer = (found[0], Path(entry.path))
                     _set_frozen(freezer, False)

@@ -58,6 +58,7 @@ import typer
 
 from engine.core.errors import TiantiError
 from engine.core.text import printable
+from ladder.processes import pid_alive
 from ladder.tournament.schedule import TournamentSpec
 from ladder.tournament.worker import GameOutcome
 
@@ -319,16 +320,6 @@ def _check_spec(spec: TournamentSpec) -> None:
     if spec.move_timeout is not None and not (
             type(spec.move_timeout) in (int, float) and math.isfinite(spec.move_timeout)):
         raise TypeError("its move_timeout must be a number of seconds")
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Store:
@@ -726,7 +717,7 @@ class Store:
                                     (run_id,)).fetchone()
             status, host, pid = row
             if (status == "running" and not force and host == socket.gethostname()
-                    and pid is not None and pid != os.getpid() and _pid_alive(pid)):
+                    and pid is not None and pid != os.getpid() and pid_alive(pid)):
                 raise StoreError(
                     f"run {run_id} is being played by process {pid} on this machine; stop it "
                     f"first (or pass --force if that process is not a tianti tournament)")
@@ -758,7 +749,7 @@ class Store:
             current, host, pid, planned, stored = row
             mine = host == socket.gethostname() and pid == os.getpid()
             other_alive = (not mine and pid is not None and current == "running"
-                           and (host != socket.gethostname() or _pid_alive(pid)))
+                           and (host != socket.gethostname() or pid_alive(pid)))
             if current == "finished" or stored >= planned:
                 status = "finished"
             elif other_alive and status != "finished":
@@ -799,7 +790,7 @@ class Store:
             raise self.damaged(f"a game of run {rid} has a malformed finished_at")
         updated = max(updated, last_game or "")
         if (status == "running" and host == socket.gethostname() and pid is not None
-                and not _pid_alive(pid)):
+                and not pid_alive(pid)):
             status = "stopped"
         try:
             parsed = TournamentSpec.from_dict(self._json(spec, "spec", rid, "run"))

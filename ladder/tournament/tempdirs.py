@@ -17,6 +17,8 @@ import stat
 import tempfile
 import time
 
+from ladder.processes import pid_alive
+
 # bots: a process's BotSandbox; worker: a local worker's bots' output; bot-check: the process
 # checking a tournament's bots before it starts.
 KINDS = ("bots", "worker", "bot-check")
@@ -28,16 +30,6 @@ def make(kind: str) -> str:
     if kind not in KINDS:
         raise ValueError(f"unknown kind of temporary folder {kind!r}")
     return tempfile.mkdtemp(prefix=f"tianti-{kind}-{os.getpid()}-")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # another user's: alive
-    return True
 
 
 def sweep(min_age: float = 10.0) -> int:
@@ -53,7 +45,7 @@ def sweep(min_age: float = 10.0) -> int:
         if not match:
             continue
         pid = int(match.group(2))
-        if pid == os.getpid() or _alive(pid):
+        if pid == os.getpid() or pid_alive(pid):
             continue
         try:
             info = entry.stat(follow_symlinks=False)

@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 """TrueSkill Through Time without drift: the skills of a pool's bots given all its games at once.
 
 TrueSkill's online update rates one game at a time and lets every skill drift between games
