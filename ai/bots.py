@@ -400,6 +400,13 @@ _PIMC_OPTIONS = dict(
     aggregate=(str, "visits", "combine the trees by summed visits or by vote"),
 )
 
+def _planner(seed: int | None = None, epsilon: float = 0.0) -> Bot:
+    """Plays the game's standard plan by rules, no search (Mount Tai, Dragon; ai/planner)."""
+    from ai.planner import PlannerBot
+
+    return PlannerBot(seed=seed, epsilon=epsilon)
+
+
 # name -> (factory, {option: (type, default, help)})
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
@@ -407,6 +414,10 @@ _REGISTRY: dict[str, tuple[BotFactory, dict[str, tuple[type, Any, str]]]] = {
     "heuristic": (HeuristicBot, {"seed": (int, None, "seed for breaking ties"),
                                  "epsilon": (float, 0.0, "probability of a random move instead "
                                              "of the greedy one (0: always greedy)")}),
+    "planner": (_planner,
+                {"seed": (int, None, "seed for breaking ties"),
+                 "epsilon": (float, 0.0, "probability of a random move instead of the "
+                             "planned one (0: always the plan)")}),
     "ismcts": (_search_factory("ismcts"), _SEARCH_OPTIONS),
     "mo-ismcts": (_search_factory("mo-ismcts"), _SEARCH_OPTIONS),
     "pimc": (_search_factory("pimc"), _PIMC_OPTIONS),
