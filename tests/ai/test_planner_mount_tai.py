@@ -86,6 +86,7 @@ def test_it_plays_complete_games_legally(players: int) -> None:
     {"players": 2, "promos": False}, {"players": 4, "tidy_up_effect": True},
 ])
 def test_it_answers_every_kind_of_game(options: dict[str, Any]) -> None:
+    options = dict(options)
     players = options.pop("players", 1)
     for seed in range(3):
         _play(players, ["planner(seed=1)"] * players, seed, **options)
