@@ -74,7 +74,7 @@ def test_a_planner_module_that_is_missing_says_so(monkeypatch: pytest.MonkeyPatc
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_it_plays_complete_games_legally(players: int) -> None:
-    for seed in range(8):
+    for seed in range(20):
         specs = [f"planner(seed={seed})"] * players
         state = _play(players, specs, seed)
         assert len(state.returns()) == players
@@ -88,7 +88,7 @@ def test_it_plays_complete_games_legally(players: int) -> None:
 def test_it_answers_every_kind_of_game(options: dict[str, Any]) -> None:
     options = dict(options)
     players = options.pop("players", 1)
-    for seed in range(3):
+    for seed in range(5):
         _play(players, ["planner(seed=1)"] * players, seed, **options)
 
 
