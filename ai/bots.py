@@ -400,6 +400,7 @@ _PIMC_OPTIONS = dict(
     aggregate=(str, "visits", "combine the trees by summed visits or by vote"),
 )
 
+
 def _planner(seed: int | None = None, epsilon: float = 0.0) -> Bot:
     """Plays the game's standard plan by rules, no search (Mount Tai, Dragon; ai/planner)."""
     from ai.planner import PlannerBot
