@@ -35,7 +35,7 @@ MONTHS = 12
 MAX_FLOORS = 3
 
 # What a person lost to an event costs: its 2 final VP and what it would still have done.
-PERSON_LOSS_VP = 3.5
+PERSON_LOSS_VP = 4.5
 # The value of a wildcard kept for later (a kind card can only recruit its own kind).
 WILDCARD_KEEP_VP = 1.5
 
@@ -61,6 +61,7 @@ class Board:
         self.phase: str = snap["phase"]
         self.events: list[int] = snap["events"]
         self.players: int = snap["players"]
+        self.cache: dict[Any, Any] = {}
 
     # -- time
     @property
@@ -154,56 +155,63 @@ def _steps(t: int) -> int:
 # What a person is worth (recruiting, releasing, replacing, the draft, the sunrise).
 
 def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
-                 held: bool = False) -> float:
+                 held: bool = False, protect: bool = True) -> float:
     """What a person of type `t` is worth to `seat` from now to the end, in VP.
 
     `floors`: its palace's (monks); None: the tallest palace with room. `held`: the person is
     already the seat's (its symbols are among the seat's; a release or a replacement takes them
-    away), else it is a newcomer (its symbols add to the seat's).
+    away), else it is a newcomer (its symbols add to the seat's). `protect`: count the persons
+    its symbols save from the coming events (False: the plain value, which prices those persons).
     The rules, kind by kind:
     - everyone: 2 VP at the end, and its person-track steps (acting first in later months);
     - court lady: 1 VP at every scoring left; craftsman: floors for the builds still ahead;
     - tax collector: 3 yuan per Taxes action ahead, and the tributes ahead;
     - scholar: its books for the Research actions ahead;
-    - healer: a person saved per mortar at each contagion ahead (up to the 3 a contagion takes);
-    - warrior: a VP per helmet at each Mongol invasion ahead, more when it lifts the seat off the
-      fewest helmets; farmer: rice for the droughts ahead; pyrotechnist: the festivals ahead;
+    - healer: the persons its mortars save at each contagion ahead (3 go without mortars);
+    - warrior: a VP per helmet at each Mongol invasion ahead, and the person it saves when it
+      lifts the seat off the fewest helmets; farmer: rice for the droughts ahead; pyrotechnist:
+      fireworks for the festivals ahead;
     - monk: buddhas x the floors of its palace at the end.
+    Events of this very month weigh most: a later event can still be met by a later recruit.
     """
     k, sym, steps = _kind(t), _symbols(t), _steps(t)
     left = b.scorings_left
-    person_phase_now = b.phase in ("action", "build", "person", "place", "draft", "start",
-                                   "sunrise")
+    recruit_now = b.phase in ("action", "build", "person", "place", "draft", "start", "sunrise")
     # Events this person can still meet: this month's too if it is recruited before the event.
-    first = b.month if person_phase_now else b.month + 1
+    first = b.month if recruit_now else b.month + 1
     later = b.month + 1  # events an action can still prepare for
     v = 2.0 + steps * 0.3 * left / MONTHS
     if k == COURT_LADY:
         v += sym * left
     elif k == CRAFTSMAN:
-        v += sym * 0.25 * max(0, left - 2)
+        v += sym * 0.3 * max(0, left - 2)
     elif k == TAX_COLLECTOR:
-        v += sym * 3 * b.yuan_vp() * max(0, left - 1) / 4
+        v += sym * b.yuan_vp() * max(0, left - 1) / 4
         v += 0.8 * b.events_ahead(TRIBUTE, later)
     elif k == SCHOLAR:
         v += sym * max(0, left - 1) / 4
     elif k == HEALER:
-        mortars = seat["symbols"][HEALER] - (sym if held else 0)
-        useful = min(sym, max(0, data.CONTAGION_RELEASES - mortars))
-        v += useful * PERSON_LOSS_VP * b.events_ahead(CONTAGION, first)
+        if protect:
+            mortars = seat["symbols"][HEALER] - (sym if held else 0)
+            costs = plain_costs(b, seat)
+            without = max(0, data.CONTAGION_RELEASES - mortars)
+            with_it = max(0, data.CONTAGION_RELEASES - mortars - sym)
+            saved = sum(costs[with_it:without]) + (without - with_it - len(costs[with_it:without])) * 3.0
+            v += saved * _event_weights(b, CONTAGION, first)
     elif k == WARRIOR:
         mongols = b.events_ahead(MONGOL, first)
-        v += sym * (1.0 + 0.08 * left) * mongols
-        if mongols:
+        v += sym * mongols + sym * 0.1 * left  # a VP per helmet; parade steps
+        if protect and mongols:
             mine = seat["symbols"][WARRIOR] - (sym if held else 0)
             fewest_others = min(s["symbols"][WARRIOR] for s in b.others)
+            costs = plain_costs(b, seat)
+            cheapest = costs[0] if costs else 3.0
             if mine <= fewest_others < mine + sym:
-                v += PERSON_LOSS_VP * min(mongols, 2)  # lifts the seat off the fewest helmets
+                v += cheapest * _event_weights(b, MONGOL, first)
             elif mine <= fewest_others:
-                v += 1.0 * mongols
-        v += sym * 0.1 * left  # parade steps
+                v += 0.4 * cheapest * _event_weights(b, MONGOL, first)
     elif k == FARMER:
-        v += sym * 1.2 * b.events_ahead(DROUGHT, later) + sym * 0.05 * left
+        v += sym * 1.5 * b.events_ahead(DROUGHT, later) + sym * 0.05 * left
     elif k == PYROTECHNIST:
         v += sym * 1.5 * b.events_ahead(FESTIVAL, later) + sym * 0.05 * left
     elif k == MONK:
@@ -215,13 +223,33 @@ def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
     return v
 
 
-def held_value(b: Board, seat: Seat, palace: int, t: int) -> float:
+def _event_weights(b: Board, event: int, first: int) -> float:
+    """The events `event` from month `first` on, this month's counted whole and later ones at
+    0.7 (a later recruit can still meet those)."""
+    return sum((1.0 if m == b.month else 0.7) for m in range(max(1, first), MONTHS + 1)
+               if b.events[m - 1] == event)
+
+
+def plain_costs(b: Board, seat: Seat) -> list[float]:
+    """What losing each of the seat's persons costs (its plain value, and its palace's VP when
+    it is the last one there), cheapest first: the persons an event takes."""
+    key = (id(seat), b.month, b.phase)
+    cached = b.cache.get(key)
+    if cached is None:
+        cached = sorted(held_value(b, seat, i, t, protect=False)
+                        for i, p in enumerate(seat["palaces"]) for t in p["persons"])
+        b.cache[key] = cached
+    return cached
+
+
+def held_value(b: Board, seat: Seat, palace: int, t: int, protect: bool = True) -> float:
     """What keeping the held person `t` of `palace` is worth (releasing it loses this): the
-    person's value, and the palace's monthly VP and floor when it is its last inhabitant."""
+    person's value, and when it is the palace's last inhabitant the palace's monthly VP (an
+    empty palace loses a floor a month and is gone when it has none)."""
     p = seat["palaces"][palace]
-    v = person_value(b, seat, t, p["floors"], held=True)
+    v = person_value(b, seat, t, p["floors"], held=True, protect=protect)
     if len(p["persons"]) == 1:
-        v += min(p["floors"], b.scorings_left) * 0.8 + 0.5
+        v += 0.8 * max(0, b.scorings_left - p["floors"] + 1) + 0.5
     return v
 
 
@@ -240,22 +268,30 @@ def _festival_points(mine: int, others: list[int]) -> float:
     return 0.0
 
 
-def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int) -> float:
-    """The VP the seat stands to lose at this month's event and (at half weight) the next
-    month's, holding `yuan`, `rice` and `fireworks` after its action; a festival counts as the
-    points it would score."""
+def _releases_cost(costs: list[float], n: int) -> float:
+    """The VP lost releasing `n` persons, the cheapest first (each at least a month's recruit:
+    PERSON_LOSS_VP)."""
+    return sum(max(c, PERSON_LOSS_VP) for c in costs[:max(0, n)])
+
+
+def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int,
+                     costs: list[float]) -> float:
+    """The VP the seat stands to lose at this month's event and (at lower weights) the next
+    two months', holding `yuan`, `rice` and `fireworks` after its action (a missing yuan at a
+    tribute or rice at a drought costs its cheapest person); a festival counts as the points it
+    would score, less those of later months, when the others have had time to catch up."""
     seat = b.seat
     loss = 0.0
-    for ahead, weight in ((0, 1.0), (1, 0.5), (2, 0.2)):
+    for ahead, weight in ((0, 1.0), (1, 0.8), (2, 0.5)):
         m = b.month + ahead
         ev = b.event(m)
         if ev == TRIBUTE:
-            loss += weight * PERSON_LOSS_VP * max(0, data.TRIBUTE_YUAN - yuan)
+            loss += weight * _releases_cost(costs, data.TRIBUTE_YUAN - yuan)
         elif ev == DROUGHT:
-            need = b.drought_need(seat, recruit=True) + (1 if ahead else 0) * 0
-            loss += weight * PERSON_LOSS_VP * max(0, need - rice)
+            need = b.drought_need(seat, recruit=True)
+            loss += weight * _releases_cost(costs, need - rice)
         elif ev == FESTIVAL:
-            others = [s["fireworks"] + (ahead > 0) * (1 + s["symbols"][PYROTECHNIST]) // 2
+            others = [s["fireworks"] + ahead * (1 + s["symbols"][PYROTECHNIST]) // 2
                       for s in b.others]
             loss -= weight * _festival_points(fireworks, others)
     return loss
@@ -267,7 +303,8 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
     left = b.scorings_left
     yv = b.yuan_vp()
     syms = seat["symbols"]
-    base_loss = _event_shortfall(b, seat["yuan"], seat["rice"], seat["fireworks"])
+    costs = plain_costs(b, seat)
+    base_loss = _event_shortfall(b, seat["yuan"], seat["rice"], seat["fireworks"], costs)
     values: dict[int, float] = {}
     for a in legal:
         yuan, rice, fw = seat["yuan"], seat["rice"], seat["fireworks"]
@@ -291,13 +328,12 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                 floors = 1 + syms[CRAFTSMAN]
                 room = b.room(seat)
                 recruits = b.recruits_left()
-                # Rule: room for the persons still to come (a person without room is let go);
-                # the first missing floor is for this very month.
+                # Rule: room for the persons still to come (a person without room is let go):
+                # the first missing floor is this month's recruit, the others later months'.
                 missing = max(0, recruits - room)
                 useful = min(floors, missing)
-                v += useful * (2.5 if room == 0 else 1.4)
-                if left <= 3:
-                    v *= 0.6
+                if useful:
+                    v += (4.0 if room == 0 else 2.0) + 2.0 * (useful - 1)
                 # Rule: a new palace scores a VP every month (the extra floors go there).
                 if floors > useful:
                     v += 0.3 * (floors - useful)
@@ -340,7 +376,7 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                 elif bonus == WB_FIREWORKS:
                     fw += 1
         # Rule (first priority): be ready for this month's event and the next ones.
-        v += base_loss - _event_shortfall(b, yuan, rice, fw)
+        v += base_loss - _event_shortfall(b, yuan, rice, fw, costs)
         values[a] = v
     return values
 
@@ -584,7 +620,7 @@ def contract_values(b: Board, legal: list[int]) -> dict[int, float]:
         if k in (COURT_LADY, SCHOLAR):
             v = float(sym[k])
         elif k == TAX_COLLECTOR:
-            v = 3 * sym[k] * b.yuan_vp()
+            v = sym[k] * b.yuan_vp()
         elif k == FARMER:
             v = sym[k] * 0.8
         elif k == PYROTECHNIST:
