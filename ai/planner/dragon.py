@@ -333,10 +333,12 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                 missing = max(0, recruits - room)
                 useful = min(floors, missing)
                 if useful:
-                    v += (4.0 if room == 0 else 2.0) + 2.0 * (useful - 1)
-                # Rule: a new palace scores a VP every month (the extra floors go there).
-                if floors > useful:
-                    v += 0.3 * (floors - useful)
+                    first_floor = best_recruit(b) if room == 0 else 2.5
+                    v += first_floor + 2.5 * (useful - 1)
+                    # A new palace (where a missing floor goes) scores a VP every month.
+                    v += 0.5 * max(0, left - 1)
+                elif floors:
+                    v += 0.3 * floors
                 # Monks score the floors of their palace.
                 v += _monk_floor_gain(seat, floors)
             elif card == HARVEST:
@@ -379,6 +381,18 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
         v += base_loss - _event_shortfall(b, yuan, rice, fw, costs)
         values[a] = v
     return values
+
+
+def best_recruit(b: Board) -> float:
+    """What the best person the seat can recruit this month is worth (its cards in hand, the
+    tiles on the display), the value a floor of room saves when every palace is full."""
+    seat = b.seat
+    display = b.snap["display"]
+    kinds = set(seat["hand"])
+    if seat["wildcards"]:
+        kinds = set(range(data.N_KINDS))
+    return max((person_value(b, seat, t) for t in range(data.N_TYPES)
+                if display[t] > 0 and _kind(t) in kinds), default=0.0)
 
 
 def _monk_floor_gain(seat: Seat, floors: int) -> float:
