@@ -38,6 +38,11 @@ MAX_FLOORS = 3
 PERSON_LOSS_VP = 4.5
 # The value of a wildcard kept for later (a kind card can only recruit its own kind).
 WILDCARD_KEEP_VP = 1.5
+# A person-track step early in the year (acting first: no fees, the first pick of persons).
+STEP_VP = 0.3
+# A starting step on top (the draft sets the acting order for the first months: strong players
+# draft the persons that move their marker furthest).
+DRAFT_STEP_VP = 2.0
 
 
 def _layout() -> dict[str, int]:
@@ -180,7 +185,7 @@ def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
     # Events this person can still meet: this month's too if it is recruited before the event.
     first = b.month if recruit_now else b.month + 1
     later = b.month + 1  # events an action can still prepare for
-    v = 2.0 + steps * 0.3 * left / MONTHS
+    v = 2.0 + steps * STEP_VP * left / MONTHS
     if k == COURT_LADY:
         v += sym * left
     elif k == CRAFTSMAN:
@@ -546,14 +551,15 @@ def release_values(b: Board, legal: list[int]) -> dict[int, float]:
 # The start of the game and the super events.
 
 def draft_values(b: Board, legal: list[int]) -> dict[int, float]:
-    """The two starting persons: the pair worth most for the year ahead (court ladies, tax
-    collectors and early-event protection), the track steps counted in."""
+    """The two starting persons: the pair worth most for the year ahead, the track steps
+    weighing most (acting first means no fees and the first pick of persons)."""
     L = _layout()
     seat = b.seat
     values = {}
     for a in legal:
         x, y = data.DRAFT_PAIRS[a - L["draft"]]
-        values[a] = person_value(b, seat, x, 2) + person_value(b, seat, y, 2)
+        values[a] = (person_value(b, seat, x, 2) + person_value(b, seat, y, 2)
+                     + DRAFT_STEP_VP * (_steps(x) + _steps(y)))
     return values
 
 
