@@ -38,6 +38,8 @@ MAX_FLOORS = 3
 PERSON_LOSS_VP = 4.5
 # The value of a wildcard kept for later (a kind card can only recruit its own kind).
 WILDCARD_KEEP_VP = 1.5
+# How many months the others take to gain a Fireworks action's tiles (festival forecasts).
+FESTIVAL_PACE = 4
 # A person-track step early in the year (acting first: no fees, the first pick of persons).
 STEP_VP = 0.3
 # A starting step on top (the draft sets the acting order for the first months: strong players
@@ -283,8 +285,8 @@ def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int,
                      costs: list[float]) -> float:
     """The VP the seat stands to lose at this month's event and (at lower weights) the next
     two months', holding `yuan`, `rice` and `fireworks` after its action (a missing yuan at a
-    tribute or rice at a drought costs its cheapest person); a festival counts as the points it
-    would score, less those of later months, when the others have had time to catch up."""
+    tribute or rice at a drought costs its cheapest person), less what it scores at the
+    festivals ahead."""
     seat = b.seat
     loss = 0.0
     for ahead, weight in ((0, 1.0), (1, 0.8), (2, 0.5)):
@@ -295,11 +297,26 @@ def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int,
         elif ev == DROUGHT:
             need = b.drought_need(seat, recruit=True)
             loss += weight * _releases_cost(costs, need - rice)
-        elif ev == FESTIVAL:
-            others = [s["fireworks"] + ahead * (1 + s["symbols"][PYROTECHNIST]) // 2
-                      for s in b.others]
-            loss -= weight * _festival_points(fireworks, others)
-    return loss
+    return loss - festival_value(b, fireworks)
+
+
+def festival_value(b: Board, fireworks: int) -> float:
+    """The VP the seat can expect from the festivals still ahead holding `fireworks` tiles: at
+    each, its points against the others' tiles, theirs growing by a Fireworks action every
+    FESTIVAL_PACE months; a scorer keeps half its tiles for the next one."""
+    total = 0.0
+    mine = fireworks
+    for m in range(b.month, MONTHS + 1):
+        if b.events[m - 1] != FESTIVAL:
+            continue
+        months = m - b.month
+        others = [s["fireworks"] + round(months / FESTIVAL_PACE * (1 + s["symbols"][PYROTECHNIST]))
+                  for s in b.others]
+        points = _festival_points(mine, others)
+        total += (1.0 if months == 0 else 0.8) * points
+        if points:
+            mine //= 2
+    return total
 
 
 def action_values(b: Board, legal: list[int]) -> dict[int, float]:
@@ -353,14 +370,7 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
             elif card == FIREWORKS:
                 gain = 1 + syms[PYROTECHNIST]
                 fw += gain
-                v += gain * 2 / 3 * 0.5
-                # A later festival than the next two months still counts somewhat.
-                nxt = b.next_event_month(FESTIVAL, b.month + 3)
-                if nxt is not None:
-                    others = [s["fireworks"] + (nxt - b.month) * (1 + s["symbols"][PYROTECHNIST]) // 3
-                              for s in b.others]
-                    v += 0.5 * (_festival_points(fw, others)
-                                - _festival_points(seat["fireworks"], others))
+                v += gain * 2 / 3 * 0.5  # sells for 2 yuan at the end
             elif card == PARADE:
                 steps = 1 + syms[WARRIOR]
                 v += _parade_value(b, steps)
