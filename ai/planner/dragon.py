@@ -38,6 +38,13 @@ MAX_FLOORS = 3
 PERSON_LOSS_VP = 4.5
 # The value of a wildcard kept for later (a kind card can only recruit its own kind).
 WILDCARD_KEEP_VP = 1.5
+# How much the events of this month, the next and the one after weigh when choosing an action
+# (a later month's event can still be met by a later action).
+EVENT_WEIGHTS = ((0, 1.0), (1, 0.7), (2, 0.4))
+# What making up a later shortfall costs: the action it takes then (VP).
+FIX_VP = 4.0
+# ... and how much when the seat could not pay for a taken group then (it may find no card).
+STUCK_WEIGHT = 0.8
 # How many months the others take to gain a Fireworks action's tiles (festival forecasts).
 FESTIVAL_PACE = 4
 # A person-track step early in the year (acting first: no fees, the first pick of persons).
@@ -282,21 +289,38 @@ def _releases_cost(costs: list[float], n: int) -> float:
 
 
 def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int,
-                     costs: list[float]) -> float:
+                     costs: list[float], new_palace: bool = False) -> float:
     """The VP the seat stands to lose at this month's event and (at lower weights) the next
     two months', holding `yuan`, `rice` and `fireworks` after its action (a missing yuan at a
     tribute or rice at a drought costs its cheapest person), less what it scores at the
-    festivals ahead."""
+    festivals ahead. `new_palace`: the action adds a palace the month's recruit moves into
+    (one more to feed in a drought).
+
+    A later month's event can still be met by a later action, so it weighs less, unless the
+    seat could not pay the fee for a taken group then (less than 3 yuan and not first to act)."""
     seat = b.seat
+    syms = seat["symbols"]
     loss = 0.0
-    for ahead, weight in ((0, 1.0), (1, 0.8), (2, 0.5)):
+    stuck = yuan < data.FEE_OCCUPIED_GROUP and b.track_rank() > 0
+    for ahead, weight in EVENT_WEIGHTS:
+        if ahead == 1 and stuck:
+            weight = max(weight, STUCK_WEIGHT)
         m = b.month + ahead
         ev = b.event(m)
+        short, per_action = 0, 1
         if ev == TRIBUTE:
-            loss += weight * _releases_cost(costs, data.TRIBUTE_YUAN - yuan)
+            short = data.TRIBUTE_YUAN - yuan
+            per_action = 2 + syms[TAX_COLLECTOR]
         elif ev == DROUGHT:
-            need = b.drought_need(seat, recruit=True)
-            loss += weight * _releases_cost(costs, need - rice)
+            short = b.drought_need(seat, recruit=True) + (1 if new_palace else 0) - rice
+            per_action = 1 + syms[FARMER]
+        if short <= 0:
+            continue
+        cost = _releases_cost(costs, short)
+        if ahead:
+            # A later month's shortfall costs at most the actions that will make it up.
+            cost = min(cost, FIX_VP * -(-short // per_action))
+        loss += weight * cost
     return loss - festival_value(b, fireworks)
 
 
@@ -330,6 +354,7 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
     values: dict[int, float] = {}
     for a in legal:
         yuan, rice, fw = seat["yuan"], seat["rice"], seat["fireworks"]
+        new_palace = False
         if a == L["topup"]:
             # Rule: no action only tops up money (and leaves a group to the others).
             gain = max(0, data.TOPUP_TO - yuan)
@@ -355,10 +380,14 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                 missing = max(0, recruits - room)
                 useful = min(floors, missing)
                 if useful:
-                    first_floor = best_recruit(b) if room == 0 else 2.5
+                    # Without room the recruit can only replace the least useful person.
+                    costs = plain_costs(b, seat)
+                    weakest = costs[0] if costs else 0.0
+                    first_floor = min(best_recruit(b), weakest) + 2.0 if room == 0 else 2.5
                     v += first_floor + 2.5 * (useful - 1)
                     # A new palace (where a missing floor goes) scores a VP every month.
                     v += 0.5 * max(0, left - 1)
+                    new_palace = True
                 elif floors:
                     v += 0.3 * floors
                 # Monks score the floors of their palace.
@@ -393,7 +422,7 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                 elif bonus == WB_FIREWORKS:
                     fw += 1
         # Rule (first priority): be ready for this month's event and the next ones.
-        v += base_loss - _event_shortfall(b, yuan, rice, fw, costs)
+        v += base_loss - _event_shortfall(b, yuan, rice, fw, costs, new_palace)
         values[a] = v
     return values
 
