@@ -45,6 +45,8 @@ EVENT_WEIGHTS = ((0, 1.0), (1, 0.7), (2, 0.4))
 FIX_VP = 4.0
 # ... and how much when the seat could not pay for a taken group then (it may find no card).
 STUCK_WEIGHT = 0.8
+# Holding the 3 yuan of a fee for next month, in VP (less in proportion).
+LIQUIDITY_VP = 2.0
 # How many months the others take to gain a Fireworks action's tiles (festival forecasts).
 FESTIVAL_PACE = 4
 # A person-track step early in the year (acting first: no fees, the first pick of persons).
@@ -421,6 +423,10 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                     yuan += data.WALL_BONUS_YUAN
                 elif bonus == WB_FIREWORKS:
                     fw += 1
+        # Rule: keep the 3 yuan that pay for a taken group next month (a broke player takes
+        # what the others leave).
+        v += LIQUIDITY_VP * (min(max(yuan, 0), data.FEE_OCCUPIED_GROUP)
+                             - min(seat["yuan"], data.FEE_OCCUPIED_GROUP)) / data.FEE_OCCUPIED_GROUP
         # Rule (first priority): be ready for this month's event and the next ones.
         v += base_loss - _event_shortfall(b, yuan, rice, fw, costs, new_palace)
         values[a] = v
