@@ -13,7 +13,9 @@ The bot only reads the state it is handed (`snapshot()` of a determinization of 
 the board of Dragon is public, only the future action-card groups are hidden, and no rule reads
 them.
 
-Entry point: `choose(state, rng)`.
+Entry point: `choose(state, rng)`, the module's one public function. `_RULES` maps each
+decision kind (the snapshot's phase) to its rule; `_decide` applies it (tests call it directly,
+so that a rule's bug fails them instead of falling back to the prior).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import random
 from typing import Any, Callable
 
 from engine.dragon import data
+from engine.dragon.game import LAYOUT
 
 Snapshot = dict[str, Any]
 Seat = dict[str, Any]
@@ -56,16 +59,10 @@ STEP_VP = 0.3
 DRAFT_STEP_VP = 2.0
 
 
-def _layout() -> dict[str, int]:
-    from engine.dragon.game import LAYOUT
-
-    return LAYOUT
-
-
 # ---------------------------------------------------------------------------------------------
 # Reading the board (all from the snapshot, which holds public information only).
 
-class Board:
+class _Board:
     """The snapshot as seen by the seat to move, with the quantities the rules ask about."""
 
     def __init__(self, snap: Snapshot) -> None:
@@ -76,8 +73,7 @@ class Board:
         self.month: int = snap["month"]  # 1..12
         self.phase: str = snap["phase"]
         self.events: list[int] = snap["events"]
-        self.players: int = snap["players"]
-        self.cache: dict[Any, Any] = {}
+        self.cache: dict[Any, Any] = {}  # per decision: the persons' loss costs
 
     # -- time
     @property
@@ -94,17 +90,7 @@ class Board:
         return sum(1 for m in range(max(1, first), min(last, MONTHS) + 1)
                    if self.events[m - 1] == event)
 
-    def next_event_month(self, event: int, first: int) -> int | None:
-        for m in range(max(1, first), MONTHS + 1):
-            if self.events[m - 1] == event:
-                return m
-        return None
-
     # -- the seat's holdings
-    @staticmethod
-    def palaces(seat: Seat) -> list[dict[str, Any]]:
-        return seat["palaces"]
-
     @staticmethod
     def room(seat: Seat) -> int:
         return sum(p["floors"] - len(p["persons"]) for p in seat["palaces"])
@@ -112,10 +98,6 @@ class Board:
     @staticmethod
     def inhabited(seat: Seat) -> int:
         return sum(1 for p in seat["palaces"] if p["persons"])
-
-    @staticmethod
-    def persons(seat: Seat) -> int:
-        return sum(len(p["persons"]) for p in seat["palaces"])
 
     def cards_left(self, seat: Seat) -> int:
         return len(seat["hand"]) + seat["wildcards"]
@@ -170,7 +152,7 @@ def _steps(t: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # What a person is worth (recruiting, releasing, replacing, the draft, the sunrise).
 
-def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
+def _person_value(b: _Board, seat: Seat, t: int, floors: int | None = None,
                  held: bool = False, protect: bool = True) -> float:
     """What a person of type `t` is worth to `seat` from now to the end, in VP.
 
@@ -209,10 +191,11 @@ def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
     elif k == HEALER:
         if protect:
             mortars = seat["symbols"][HEALER] - (sym if held else 0)
-            costs = plain_costs(b, seat)
+            costs = _plain_costs(b, seat)
             without = max(0, data.CONTAGION_RELEASES - mortars)
             with_it = max(0, data.CONTAGION_RELEASES - mortars - sym)
-            saved = sum(costs[with_it:without]) + (without - with_it - len(costs[with_it:without])) * 3.0
+            # The persons the contagion would take, cheapest first, that its mortars keep.
+            saved = _releases_cost(costs, without) - _releases_cost(costs, with_it)
             v += saved * _event_weights(b, CONTAGION, first)
     elif k == WARRIOR:
         mongols = b.events_ahead(MONGOL, first)
@@ -220,7 +203,7 @@ def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
         if protect and mongols:
             mine = seat["symbols"][WARRIOR] - (sym if held else 0)
             fewest_others = min(s["symbols"][WARRIOR] for s in b.others)
-            costs = plain_costs(b, seat)
+            costs = _plain_costs(b, seat)
             cheapest = costs[0] if costs else 3.0
             if mine <= fewest_others < mine + sym:
                 v += cheapest * _event_weights(b, MONGOL, first)
@@ -239,31 +222,31 @@ def person_value(b: Board, seat: Seat, t: int, floors: int | None = None,
     return v
 
 
-def _event_weights(b: Board, event: int, first: int) -> float:
+def _event_weights(b: _Board, event: int, first: int) -> float:
     """The events `event` from month `first` on, this month's counted whole and later ones at
     0.7 (a later recruit can still meet those)."""
     return sum((1.0 if m == b.month else 0.7) for m in range(max(1, first), MONTHS + 1)
                if b.events[m - 1] == event)
 
 
-def plain_costs(b: Board, seat: Seat) -> list[float]:
+def _plain_costs(b: _Board, seat: Seat) -> list[float]:
     """What losing each of the seat's persons costs (its plain value, and its palace's VP when
     it is the last one there), cheapest first: the persons an event takes."""
-    key = (id(seat), b.month, b.phase)
+    key = id(seat)
     cached = b.cache.get(key)
     if cached is None:
-        cached = sorted(held_value(b, seat, i, t, protect=False)
+        cached = sorted(_held_value(b, seat, i, t, protect=False)
                         for i, p in enumerate(seat["palaces"]) for t in p["persons"])
         b.cache[key] = cached
     return cached
 
 
-def held_value(b: Board, seat: Seat, palace: int, t: int, protect: bool = True) -> float:
+def _held_value(b: _Board, seat: Seat, palace: int, t: int, protect: bool = True) -> float:
     """What keeping the held person `t` of `palace` is worth (releasing it loses this): the
     person's value, and when it is the palace's last inhabitant the palace's monthly VP (an
     empty palace loses a floor a month and is gone when it has none)."""
     p = seat["palaces"][palace]
-    v = person_value(b, seat, t, p["floors"], held=True, protect=protect)
+    v = _person_value(b, seat, t, p["floors"], held=True, protect=protect)
     if len(p["persons"]) == 1:
         v += 0.8 * max(0, b.scorings_left - p["floors"] + 1) + 0.5
     return v
@@ -290,7 +273,7 @@ def _releases_cost(costs: list[float], n: int) -> float:
     return sum(max(c, PERSON_LOSS_VP) for c in costs[:max(0, n)])
 
 
-def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int,
+def _event_shortfall(b: _Board, yuan: int, rice: int, fireworks: int,
                      costs: list[float], new_palace: bool = False) -> float:
     """The VP the seat stands to lose at this month's event and (at lower weights) the next
     two months', holding `yuan`, `rice` and `fireworks` after its action (a missing yuan at a
@@ -323,10 +306,10 @@ def _event_shortfall(b: Board, yuan: int, rice: int, fireworks: int,
             # A later month's shortfall costs at most the actions that will make it up.
             cost = min(cost, FIX_VP * -(-short // per_action))
         loss += weight * cost
-    return loss - festival_value(b, fireworks)
+    return loss - _festival_value(b, fireworks)
 
 
-def festival_value(b: Board, fireworks: int) -> float:
+def _festival_value(b: _Board, fireworks: int) -> float:
     """The VP the seat can expect from the festivals still ahead holding `fireworks` tiles: at
     each, its points against the others' tiles, theirs growing by a Fireworks action every
     FESTIVAL_PACE months; a scorer keeps half its tiles for the next one."""
@@ -345,13 +328,13 @@ def festival_value(b: Board, fireworks: int) -> float:
     return total
 
 
-def action_values(b: Board, legal: list[int]) -> dict[int, float]:
-    L = _layout()
+def _action_values(b: _Board, legal: list[int]) -> dict[int, float]:
+    L = LAYOUT
     seat = b.seat
     left = b.scorings_left
     yv = b.yuan_vp()
     syms = seat["symbols"]
-    costs = plain_costs(b, seat)
+    costs = _plain_costs(b, seat)
     base_loss = _event_shortfall(b, seat["yuan"], seat["rice"], seat["fireworks"], costs)
     values: dict[int, float] = {}
     for a in legal:
@@ -383,9 +366,8 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
                 useful = min(floors, missing)
                 if useful:
                     # Without room the recruit can only replace the least useful person.
-                    costs = plain_costs(b, seat)
                     weakest = costs[0] if costs else 0.0
-                    first_floor = min(best_recruit(b), weakest) + 2.0 if room == 0 else 2.5
+                    first_floor = min(_best_recruit(b), weakest) + 2.0 if room == 0 else 2.5
                     v += first_floor + 2.5 * (useful - 1)
                     # A new palace (where a missing floor goes) scores a VP every month.
                     v += 0.5 * max(0, left - 1)
@@ -433,7 +415,7 @@ def action_values(b: Board, legal: list[int]) -> dict[int, float]:
     return values
 
 
-def best_recruit(b: Board) -> float:
+def _best_recruit(b: _Board) -> float:
     """What the best person the seat can recruit this month is worth (its cards in hand, the
     tiles on the display), the value a floor of room saves when every palace is full."""
     seat = b.seat
@@ -441,7 +423,7 @@ def best_recruit(b: Board) -> float:
     kinds = set(seat["hand"])
     if seat["wildcards"]:
         kinds = set(range(data.N_KINDS))
-    return max((person_value(b, seat, t) for t in range(data.N_TYPES)
+    return max((_person_value(b, seat, t) for t in range(data.N_TYPES)
                 if display[t] > 0 and _kind(t) in kinds), default=0.0)
 
 
@@ -455,14 +437,14 @@ def _monk_floor_gain(seat: Seat, floors: int) -> float:
     return float(sum(gains[:floors]))
 
 
-def _parade_value(b: Board, steps: int) -> float:
+def _parade_value(b: _Board, steps: int) -> float:
     """Steps on the person track: worth the seats they pass (acting before them next month)."""
     mine = b.seat["track"]
     passed = sum(1 for s in b.others if mine <= s["track"] < mine + steps)
     return 0.1 * steps + 0.8 * passed * min(1.0, (b.scorings_left - 1) / 4)
 
 
-def _wall_value(b: Board, bonus: int) -> float:
+def _wall_value(b: _Board, bonus: int) -> float:
     """A wall section: its bonus, a VP at each wall scoring ahead, and not being the fewest."""
     v = 0.0
     if bonus == WB_STEPS:
@@ -488,10 +470,10 @@ def _wall_value(b: Board, bonus: int) -> float:
 # ---------------------------------------------------------------------------------------------
 # Floors, persons, releases.
 
-def build_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _build_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Where a new floor goes: under a monk first (end VP), then where a person needs room,
     then a new palace (a VP a month once someone lives there)."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     room = b.room(seat)
     need_room = b.recruits_left() > room
@@ -514,14 +496,14 @@ def build_values(b: Board, legal: list[int]) -> dict[int, float]:
     return values
 
 
-def person_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _person_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Which person card to play: the recruit worth most now (its own kind card first; a
     wildcard only for a clearly better person); with full palaces, what replacing the least
     useful person gains."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     room = b.room(seat)
-    weakest = min((held_value(b, seat, i, t) for i, p in enumerate(seat["palaces"])
+    weakest = min((_held_value(b, seat, i, t) for i, p in enumerate(seat["palaces"])
                    for t in p["persons"]), default=0.0)
     wild_cost = WILDCARD_KEEP_VP * min(1.0, (MONTHS - 1 - b.month) / 6)
     values: dict[int, float] = {}
@@ -530,7 +512,7 @@ def person_values(b: Board, legal: list[int]) -> dict[int, float]:
         if L["play"] <= a < L["play_empty"] or L["wild"] <= a < L["wild_empty"]:
             wild = a >= L["wild"]
             t = a - (L["wild"] if wild else L["play"])
-            v = person_value(b, seat, t)
+            v = _person_value(b, seat, t)
             if room == 0:
                 v = max(0.0, v - weakest) - 0.5
             # Rule: a scarce kind now, a plentiful one can wait (the others take the last tiles).
@@ -551,11 +533,11 @@ def person_values(b: Board, legal: list[int]) -> dict[int, float]:
     return values
 
 
-def place_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _place_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Where the newcomer lives: an empty palace first (it would decay), a monk in the tallest
     palace, anyone else in the lowest (keeping tall palaces for monks); with no room, replace
     the least useful person if the newcomer is worth more, else let it go."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     t = b.snap["pending_type"]
     values: dict[int, float] = {}
@@ -574,49 +556,49 @@ def place_values(b: Board, legal: list[int]) -> dict[int, float]:
             key = a - L["replace"]
             p, old = divmod(key, data.N_TYPES)
             floors = seat["palaces"][p]["floors"]
-            values[a] = (person_value(b, seat, t, floors)
-                         - held_value(b, seat, p, old))
+            values[a] = (_person_value(b, seat, t, floors)
+                         - _held_value(b, seat, p, old))
         else:
             values[a] = 0.0
     return values
 
 
-def release_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _release_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Whom to release (events, wall, earthquake): the person whose loss costs least."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     values: dict[int, float] = {}
     for a in legal:
         p, t = divmod(a - L["release"], data.N_TYPES)
-        values[a] = -held_value(b, seat, p, t)
+        values[a] = -_held_value(b, seat, p, t)
     return values
 
 
 # ---------------------------------------------------------------------------------------------
 # The start of the game and the super events.
 
-def draft_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _draft_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """The two starting persons: the pair worth most for the year ahead, the track steps
     weighing most (acting first means no fees and the first pick of persons)."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     values = {}
     for a in legal:
         x, y = data.DRAFT_PAIRS[a - L["draft"]]
-        values[a] = (person_value(b, seat, x, 2) + person_value(b, seat, y, 2)
+        values[a] = (_person_value(b, seat, x, 2) + _person_value(b, seat, y, 2)
                      + DRAFT_STEP_VP * (_steps(x) + _steps(y)))
     return values
 
 
-def start_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _start_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """One starting person in each palace: both palaces score and neither decays."""
-    L = _layout()
+    L = LAYOUT
     return {a: (1.0 if a == L["start"] else 0.0) for a in legal}
 
 
-def quake_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _quake_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Earthquake floors: from palaces with an empty floor (nobody leaves), not under monks."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     values = {}
     for a in legal:
@@ -631,13 +613,13 @@ def quake_values(b: Board, legal: list[int]) -> dict[int, float]:
             v += 1.0
         values[a] = v
     if any(a < L["quake"] for a in legal):
-        values.update(release_values(b, [a for a in legal if a < L["quake"]]))
+        values.update(_release_values(b, [a for a in legal if a < L["quake"]]))
     return values
 
 
-def flood_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _flood_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Flood discards: the resource the coming events need least."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     values = {}
     for a in legal:
@@ -655,28 +637,28 @@ def flood_values(b: Board, legal: list[int]) -> dict[int, float]:
     return values
 
 
-def tornado_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _tornado_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """Tornado discards: the cards whose best person is worth least (a kind gone: nothing)."""
-    L = _layout()
+    L = LAYOUT
     display = b.snap["display"]
     values = {}
     for a in legal:
         k = a - L["tornado"]
-        best = max((person_value(b, b.seat, t) for t in range(data.N_TYPES)
+        best = max((_person_value(b, b.seat, t) for t in range(data.N_TYPES)
                     if display[t] > 0 and (k == data.N_KINDS or _kind(t) == k)), default=0.0)
         values[a] = -best - (WILDCARD_KEEP_VP if k == data.N_KINDS else 0.0)
     return values
 
 
-def sunrise_values(b: Board, legal: list[int]) -> dict[int, float]:
-    L = _layout()
+def _sunrise_values(b: _Board, legal: list[int]) -> dict[int, float]:
+    L = LAYOUT
     room = b.room(b.seat)
-    return {a: person_value(b, b.seat, a - L["sunrise"]) - (0 if room else 2.0) for a in legal}
+    return {a: _person_value(b, b.seat, a - L["sunrise"]) - (0 if room else 2.0) for a in legal}
 
 
-def contract_values(b: Board, legal: list[int]) -> dict[int, float]:
+def _contract_values(b: _Board, legal: list[int]) -> dict[int, float]:
     """The Contract: the kind whose symbols pay most now."""
-    L = _layout()
+    L = LAYOUT
     seat = b.seat
     sym = seat["symbols"]
     values = {}
@@ -703,36 +685,36 @@ def contract_values(b: Board, legal: list[int]) -> dict[int, float]:
     return values
 
 
-RULES: dict[str, Callable[[Board, list[int]], dict[int, float]]] = {
-    "draft": draft_values,
-    "start": start_values,
-    "action": action_values,
-    "build": build_values,
-    "person": person_values,
-    "place": place_values,
-    "release": release_values,
-    "earthquake": quake_values,
-    "flood": flood_values,
-    "tornado": tornado_values,
-    "sunrise": sunrise_values,
-    "contract": contract_values,
+_RULES: dict[str, Callable[[_Board, list[int]], dict[int, float]]] = {
+    "draft": _draft_values,
+    "start": _start_values,
+    "action": _action_values,
+    "build": _build_values,
+    "person": _person_values,
+    "place": _place_values,
+    "release": _release_values,
+    "earthquake": _quake_values,
+    "flood": _flood_values,
+    "tornado": _tornado_values,
+    "sunrise": _sunrise_values,
+    "contract": _contract_values,
 }
 
 
 # ---------------------------------------------------------------------------------------------
 # The decision.
 
-def decide(state: Any, rng: random.Random) -> int:
+def _decide(state: Any, rng: random.Random) -> int:
     """The rules' action in `state` (may raise on a bug; `choose` guards against that)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
     snap = state.snapshot()
-    rule = RULES.get(snap["phase"])
+    rule = _RULES.get(snap["phase"])
     prior = state.move_prior()
     if rule is None:
         return _by_prior(legal, prior, rng)
-    values = rule(Board(snap), legal)
+    values = rule(_Board(snap), legal)
     if not values:
         return _by_prior(legal, prior, rng)
     best = max(values.values())
@@ -756,7 +738,7 @@ def choose(state: Any, rng: random.Random) -> int:
     seat): the rules' choice, or the move prior's if a rule fails (never an illegal action)."""
     legal = state.legal_actions()
     try:
-        action = decide(state, rng)
-    except Exception:  # a rule's bug must not forfeit a game; the tests call `decide` itself
+        action = _decide(state, rng)
+    except Exception:  # a rule's bug must not forfeit a game; the tests call `_decide` itself
         return _by_prior(legal, state.move_prior(), rng)
     return action if action in legal else _by_prior(legal, state.move_prior(), rng)

@@ -3,7 +3,7 @@ table size and in every variant, the clear moves the strong bot is tested on
 (tests/ai/test_positions_dragon.py) and positions of the planner's own rules, and a clear win
 over `heuristic` at four players.
 
-The games call `decide` (the rules themselves, which raise on a bug) through a tiny bot class,
+The games call `_decide` (the rules themselves, which raise on a bug) through a tiny bot class,
 not `choose` (which falls back to the move prior if a rule fails): a rule's bug fails a test.
 """
 from __future__ import annotations
@@ -24,12 +24,12 @@ from tests.dragon.helpers import blank_month, card, place, started, type_index
 
 
 class Planner:
-    """The planner as a bot: `decide` (strict) or `choose` (guarded), each answer checked legal."""
+    """The planner as a bot: `_decide` (strict) or `choose` (guarded), each answer checked legal."""
 
     def __init__(self, seed: int = 0, strict: bool = True) -> None:
         self.rng = random.Random(seed)
         self.rule: Callable[[Any, random.Random], int] = (
-            planner.decide if strict else planner.choose)
+            planner._decide if strict else planner.choose)
 
     def step(self, state: Any) -> int:
         action = self.rule(state, self.rng)
@@ -88,10 +88,10 @@ def test_choose_falls_back_to_the_prior_when_a_rule_fails(monkeypatch) -> None:
     def broken(board: Any, legal: list[int]) -> dict[int, float]:
         raise KeyError("a rule's bug")
 
-    monkeypatch.setattr(planner, "RULES", dict(planner.RULES, action=broken))
+    monkeypatch.setattr(planner, "_RULES", dict(planner._RULES, action=broken))
     state = started(players=4)
     with pytest.raises(KeyError):
-        planner.decide(state, random.Random(0))
+        planner._decide(state, random.Random(0))
     assert planner.choose(state, random.Random(0)) in state.legal_actions()
 
 
@@ -101,7 +101,7 @@ def test_choose_falls_back_to_the_prior_when_a_rule_fails(monkeypatch) -> None:
 def test_planner_finds_the_strong_bots_clear_moves(name: str) -> None:
     state, right = POSITIONS[name]()
     for seed in range(3):
-        action = planner.decide(state, random.Random(seed))
+        action = planner._decide(state, random.Random(seed))
         assert action in right, (name, state.action_to_string(action))
 
 
@@ -130,12 +130,12 @@ def _drought_next_month(rice: int) -> Any:
 
 def test_famine_next_month_gets_rice_when_short() -> None:
     s = _drought_next_month(rice=0)
-    assert planner.decide(s, random.Random(0)) == card("harvest")
+    assert planner._decide(s, random.Random(0)) == card("harvest")
 
 
 def test_famine_next_month_with_rice_enough_does_something_else() -> None:
     s = _drought_next_month(rice=3)
-    assert planner.decide(s, random.Random(0)) != card("harvest")
+    assert planner._decide(s, random.Random(0)) != card("harvest")
 
 
 def test_early_money_buys_a_large_privilege() -> None:
@@ -144,7 +144,7 @@ def test_early_money_buys_a_large_privilege() -> None:
     blank_month(s, 2, "peace", groups=FOUR_GROUPS)
     s._debug_set_player(0, yuan=9, palaces=[(3, ["craftsman"]), (2, ["court lady"])])
     s._debug_start_round("action")
-    assert planner.decide(s, random.Random(0)) == LAYOUT["privilege_large"]
+    assert planner._decide(s, random.Random(0)) == LAYOUT["privilege_large"]
 
 
 def test_a_taken_group_is_avoided_for_an_equal_card() -> None:
@@ -157,13 +157,13 @@ def test_a_taken_group_is_avoided_for_an_equal_card() -> None:
     s._debug_start_round("action")
     s.apply_action(card("research"))  # seat 0 takes research: group 1 now holds a dragon
     assert s.current_player() == 1
-    assert planner.decide(s, random.Random(0)) != card("taxes")
+    assert planner._decide(s, random.Random(0)) != card("taxes")
 
 
 def test_the_draft_climbs_the_person_track() -> None:
     """The first pick is a pair worth the most track steps (monk 6 + pyrotechnist or warrior 5)."""
     s = engine.load_game("dragon", players=4).new_initial_state(1)
-    x, y = data.DRAFT_PAIRS[planner.decide(s, random.Random(0)) - LAYOUT["draft"]]
+    x, y = data.DRAFT_PAIRS[planner._decide(s, random.Random(0)) - LAYOUT["draft"]]
     assert data.TYPES[x].value + data.TYPES[y].value == 11
 
 
@@ -175,10 +175,10 @@ def test_a_monk_moves_into_the_tallest_palace_others_into_the_lowest() -> None:
     s._debug_start_round("person")
     monk = s.clone()
     monk.apply_action(LAYOUT["play"] + type_index("old monk"))
-    assert planner.decide(monk, random.Random(0)) == place(1)
+    assert planner._decide(monk, random.Random(0)) == place(1)
     farmer = s.clone()
     farmer.apply_action(LAYOUT["play"] + type_index("old farmer"))
-    assert planner.decide(farmer, random.Random(0)) == place(0)
+    assert planner._decide(farmer, random.Random(0)) == place(0)
 
 
 # -- strength ------------------------------------------------------------------------------------
