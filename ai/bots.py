@@ -393,6 +393,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "mix": (float, 0.0, "leaf value mixing: each iteration's reward is (1 - mix) x its playout's "
             "+ mix x the evaluation of the leaf the playout starts from (0: playouts alone; the "
             "evaluation is a share of the win, so meant for reward=win)"),
+    "paranoia": (float, 0.0, "3+ players: how far the others are modelled as playing against "
+                 "this bot (0: each for itself, max-n; 1: all against it, paranoid)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

@@ -87,6 +87,10 @@ ctypedef struct SearchConfig:
     double mix              # leaf value mixing (AlphaGo's lambda): an iteration's reward is
                             # (1 - mix) x its playout's + mix x the evaluation (`evaluator`) of
                             # the state the playout starts from; 0: the playout's alone
+    double paranoia         # the other players' model at 3+ players (coalition reduction): each
+                            # other seat's reward is (1 - paranoia) x its own + paranoia x
+                            # (1 - the searcher's); 0: max-n (each plays for itself), 1:
+                            # paranoid (all play against the searcher)
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

@@ -459,6 +459,18 @@ cdef void backprop(Worker* w, Tree* t, int tree, int depth, const double* reward
             nd.reward += rewards[nd.mover]
 
 
+cdef inline void coalition(const SearchConfig* cfg, int me, int n, double* rewards) noexcept nogil:
+    """The others' rewards pulled toward the searcher's loss by `cfg.paranoia` (3+ players)."""
+    cdef int i
+    cdef double against
+    if cfg.paranoia <= 0.0 or n < 3:
+        return
+    against = 1.0 - rewards[me]
+    for i in range(n):
+        if i != me:
+            rewards[i] = (1.0 - cfg.paranoia) * rewards[i] + cfg.paranoia * against
+
+
 cdef void mast_update(Worker* w, const GameDef* g, int trail_len, const double* rewards) noexcept nogil:
     cdef int i, mover, idx
     for i in range(trail_len):
@@ -526,6 +538,7 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
                 if layers == cfg.chance_layers:
                     keyed = False
     playout(w, g, cfg, n_players, &trail_len, rewards)
+    coalition(cfg, me, n_players, rewards)
     backprop(w, t, 0, depth, rewards)
     if cfg.playout == PLAYOUT_MAST:
         mast_update(w, g, trail_len, rewards)
@@ -582,6 +595,7 @@ cdef void iterate_mo(Worker* w, const GameDef* g, const SearchConfig* cfg, const
         if expanded:
             break
     playout(w, g, cfg, n_players, &trail_len, rewards)
+    coalition(cfg, me, n_players, rewards)
     for q in range(n_players):
         backprop(w, &w.trees[q], q, depth, rewards)
     if cfg.playout == PLAYOUT_MAST:
@@ -781,7 +795,7 @@ cdef class Searcher:
                  aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1,
                  seed=0, evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
                  chance=False, chance_layers=0, worlds=0, action_keys=False, prior="hand",
-                 puct=0.0, mix=0.0):
+                 puct=0.0, mix=0.0, paranoia=0.0):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -793,7 +807,7 @@ cdef class Searcher:
         self.cfg.prior = pick(PRIORS, prior, "prior")
         self.cfg.aggregate = pick(AGGREGATES, aggregate, "aggregate")
         for name, value in (("millis", millis), ("c", c), ("epsilon", epsilon), ("bias", bias),
-                            ("puct", puct), ("mix", mix)):
+                            ("puct", puct), ("mix", mix), ("paranoia", paranoia)):
             # NaN passes every comparison below and would make the search loop forever (a NaN
             # deadline never passes) or select nothing; infinity is a budget that never ends.
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isfinite(value):
@@ -803,6 +817,8 @@ cdef class Searcher:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be in [0, 1], got {mix}")
+        if not 0.0 <= paranoia <= 1.0:
+            raise ValueError(f"paranoia must be in [0, 1], got {paranoia}")
         if c < 0 or bias < 0 or cutoff < 0 or puct < 0:
             raise ValueError("c, bias, puct and cutoff must not be negative")
         if prior != "hand" and bias == 0 and puct == 0:
@@ -845,6 +861,7 @@ cdef class Searcher:
         self.cfg.action_keys = 1 if action_keys else 0
         self.cfg.puct = puct
         self.cfg.mix = mix
+        self.cfg.paranoia = paranoia
         self.evaluation = evaluation
         self.n_workers = threads
         self.seed = seed
@@ -859,7 +876,7 @@ cdef class Searcher:
                            evaluation=evaluation, goal_margin=goal_margin, normalize=normalize,
                            oracle=oracle, chance=chance, chance_layers=chance_layers,
                            worlds=worlds, action_keys=action_keys, prior=prior, puct=puct,
-                           mix=mix)
+                           mix=mix, paranoia=paranoia)
 
     def __dealloc__(self):
         self._free_workers()

@@ -179,6 +179,9 @@ def test_a_bot_never_reads_hidden_information():
     (dict(iterations=0, millis=float("inf")), "millis must be a finite number"),
     (dict(iterations=10, c=float("nan")), "c must be a finite number"),
     (dict(iterations=10, bias=float("inf")), "bias must be a finite number"),
+    (dict(iterations=10, paranoia=1.5), "paranoia must be in"),
+    (dict(iterations=10, paranoia=-0.1), "paranoia must be in"),
+    (dict(iterations=10, paranoia=float("nan")), "paranoia must be a finite number"),
 ])
 def test_bad_configuration(bad, message):
     with pytest.raises(ValueError, match=message):
@@ -249,3 +252,23 @@ def test_worlds_must_be_a_whole_number(worlds):
 def test_worlds_is_refused_where_it_would_be_ignored(mode):
     with pytest.raises(ValueError, match="worlds applies to mode ismcts"):
         Searcher(mode=mode, iterations=10, worlds=4)
+
+
+def _root(players: int, paranoia: float, mode: str = "ismcts") -> list:
+    s = engine.load_game("mount-tai", players=players).new_initial_state(5)
+    for _ in range(12):
+        s.apply_action(s.legal_actions()[0])
+    view = s.resample_from_infostate(s.current_player(), 3)
+    return Searcher(mode=mode, iterations=600, seed=4, cutoff=6, playout="heuristic",
+                    paranoia=paranoia).search(view)["root"]
+
+
+@pytest.mark.parametrize("mode", ["ismcts", "mo-ismcts", "pimc"])
+def test_paranoia_changes_nothing_at_two_players_and_the_search_at_four(mode):
+    """At two players the other seat already plays against the searcher (a win is one seat's):
+    the option leaves the search bit for bit as it was. At four it changes the other seats' values
+    and so the tree."""
+    assert _root(2, 0.0, mode) == _root(2, 1.0, mode)
+    assert _root(4, 0.0, mode) != _root(4, 1.0, mode)
+    # The searcher's own root means stay rewards of its own, in [0, 1].
+    assert all(0.0 <= x["mean"] <= 1.0 for x in _root(4, 1.0, mode))
