@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from ai.learn.fit import LAMBDAS
+from ai.learn.selfplay import Interrupted
 from ai.learn.winfit import WIN_PENALTIES, fit_win
 
 
@@ -27,18 +28,28 @@ def _play_and_save(args: argparse.Namespace, play: Callable[[], dict[str, np.nda
                    extra: dict[str, np.ndarray], counted: Callable[[dict[str, np.ndarray]], str]
                    ) -> int:
     """Self-play (`play()`) saved to `args.out` with the game, seed and bot (and `extra`);
-    Ctrl-C saves nothing and exits 130."""
+    Ctrl-C saves the games finished before it (self-play; the others nothing) and exits 130."""
     start = time.time()
     try:
         data = play()
+    except Interrupted as stop:
+        _save(args, extra, stop.data)
+        print(f"interrupted: the first {stop.games:,} games saved -> {args.out} "
+              f"({counted(stop.data)})", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print("interrupted: nothing saved", file=sys.stderr)
         return 130
-    np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
-                        bot=np.asarray(args.bot), **extra, **data)
+    _save(args, extra, data)
     print(f"{counted(data)} of {args.games:,} games in {time.time() - start:.0f} s "
           f"-> {args.out}")
     return 0
+
+
+def _save(args: argparse.Namespace, extra: dict[str, np.ndarray], data: dict[str, np.ndarray]
+          ) -> None:
+    np.savez_compressed(args.out, game=np.asarray(args.game), seed=np.asarray(args.seed),
+                        bot=np.asarray(args.bot), **extra, **data)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -135,20 +135,47 @@ def game_indices(games: int, tables: list[int] | None = None, game: str = "mount
     return out
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during self-play, carrying the rows of the games finished before it (`data`,
+    as `generate` returns them, the first `games` of the run: games are reproducible from their
+    index, so the part is what a shorter run would have played)."""
+
+    def __init__(self, data: dict[str, np.ndarray], games: int) -> None:
+        super().__init__(f"interrupted after {games} games")
+        self.data = data
+        self.games = games
+
+
 def generate(game: str, games: int, seed: int, spec: str, epsilon: float, workers: int,
              progress: bool = True, tables: list[int] | None = None) -> dict[str, np.ndarray]:
     """Play `games` games (worker processes) and stack their rows; `group` is the game index.
-    `tables` restricts the games to those entries of tables_for(game) (default: all, in turn)."""
+    `tables` restricts the games to those entries of tables_for(game) (default: all, in turn).
+    Ctrl-C after some games raises `Interrupted` with their rows (before any: KeyboardInterrupt)."""
     from tqdm import tqdm
 
     indices = game_indices(games, tables, game)
     kinds = len(tables_for(game))
     jobs = [(game, seed, i, spec, epsilon) for i in indices]
     parts: list[GameRows] = []
+    stopped = False
     with mp.get_context("fork").Pool(workers) as pool:
         it: Iterator[GameRows] = pool.imap(play_one, jobs)
-        for rows in tqdm(it, total=games, disable=not progress, desc="self-play", unit="game"):
-            parts.append(rows)
+        try:
+            for rows in tqdm(it, total=games, disable=not progress, desc="self-play",
+                             unit="game"):
+                parts.append(rows)
+        except KeyboardInterrupt:
+            if not parts:
+                raise
+            stopped = True   # imap yields in order: parts are the first len(parts) games
+    data = _stack(parts, indices, kinds)
+    if stopped:
+        raise Interrupted(data, len(parts))
+    return data
+
+
+def _stack(parts: list[GameRows], indices: list[int], kinds: int) -> dict[str, np.ndarray]:
+    """The games' rows stacked into the data set's arrays."""
     group = np.concatenate([np.full(len(p.seat), i, dtype=np.int32)
                             for i, p in zip(indices, parts)])
     table = np.concatenate([np.full(len(p.seat), i % kinds, dtype=np.int8)

@@ -386,3 +386,55 @@ def test_fit_refuses_a_bad_solo_table_before_reading_anything(
         main(["fit", str(tmp_path / "missing.npz"), "--out", str(out), *bad])
     assert "--own-tables" in capsys.readouterr().err
     assert not out.exists()
+
+
+class _PoolStoppedAfter:
+    """A stand-in for the worker pool: plays the first `n` jobs in this process, then Ctrl-C."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def get_context(self, method: str) -> "_PoolStoppedAfter":
+        return self
+
+    def Pool(self, workers: int) -> "_PoolStoppedAfter":
+        return self
+
+    def __enter__(self) -> "_PoolStoppedAfter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def imap(self, fn, jobs):
+        for k, job in enumerate(jobs):
+            if k == self.n:
+                raise KeyboardInterrupt
+            yield fn(job)
+
+
+@pytest.mark.parametrize("finished", [0, 2])
+def test_ctrl_c_during_self_play_saves_the_games_finished(tmp_path: Path, monkeypatch,
+                                                          finished: int, capsys):
+    """Ctrl-C keeps what was played: the games finished before it are saved, the same rows a
+    run of that many games saves; before the first game nothing is written. Exit code 130."""
+    from ai.learn import selfplay
+
+    args = ["play", "--games", "5", "--seed", "3", "--bot", "heuristic", "--tables", "9",
+            "--workers", "1"]
+    monkeypatch.setattr(selfplay, "mp", _PoolStoppedAfter(finished))
+    cut = tmp_path / "cut.npz"
+    assert main([*args, "--out", str(cut)]) == 130
+    err = capsys.readouterr().err
+    if not finished:
+        assert "nothing saved" in err and not cut.exists()
+        return
+    assert f"the first {finished} games saved" in err
+    monkeypatch.setattr(selfplay, "mp", _PoolStoppedAfter(99))
+    whole = tmp_path / "whole.npz"
+    assert main([*args[:2], str(finished), *args[3:], "--out", str(whole)]) == 0
+    a, b = np.load(cut), np.load(whole)
+    assert sorted(a.files) == sorted(b.files)
+    assert len(np.unique(a["group"])) == finished
+    for key in ("x", "seat", "left", "final", "won", "group", "table"):
+        assert np.array_equal(a[key], b[key]), key
