@@ -34,8 +34,12 @@ from ai.bots import make_bot  # noqa: E402
 from ai.evaluate import GameResult, summarize  # noqa: E402
 from ai.match import play_game  # noqa: E402
 
-SO_KIND = 2  # data.T_SACRIFICE
-ASCENT = 4   # a fief cell holding the ascent marker
+from engine.mount_tai import data  # noqa: E402
+from engine.mount_tai.game import CELL_KINDS  # noqa: E402
+
+SO_KIND = data.T_SACRIFICE
+ASCENT = CELL_KINDS.index("ascent")  # a fief cell holding the ascent marker
+SUMMIT = 15  # the fief's summit cell (state.pxd SUMMIT_CELL)
 
 
 def mount_tai_play(game: str, options: dict[str, Any], seed: int,
@@ -73,7 +77,7 @@ def mount_tai_play(game: str, options: dict[str, Any], seed: int,
             "money": seat["money"],
             "wine": seat["wine"],
             "reputation": seat["reputation"],
-            "ascent": seat["cells"][15] == ASCENT,
+            "ascent": seat["cells"][SUMMIT] == ASCENT,
         })
     return out
 

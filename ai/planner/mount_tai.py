@@ -47,12 +47,15 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from engine.mount_tai import data
+from engine.mount_tai.game import CELL_KINDS
 
-# Cell contents (state.pxd C_*) and the summit cell of a fief.
-SETTLEMENT, FARMLAND, TOWN, ASCENT = 1, 2, 3, 4
+# Cell contents as the snapshot gives them (the engine's own table), and the summit cell of a
+# fief (state.pxd SUMMIT_CELL: cell (3, 3), the fief's quarter of the summit).
+SETTLEMENT, FARMLAND, TOWN, ASCENT = (CELL_KINDS.index(k)
+                                      for k in ("settlement", "farmland", "town", "ascent"))
 SUMMIT = 15
 ROUNDS = data.ROUNDS
-BLUE = 2  # the Sacrifice Official's colour
+BLUE = data.TALENTS[data.T_SACRIFICE].colour  # the Sacrifice Official's colour
 SO = data.T_SACRIFICE
 CEL, SAC, BREW, RECRUIT, BUILD = (data.E_CELEBRATE, data.E_SACRIFICE, data.E_BREW,
                                   data.E_RECRUIT, data.E_BUILD)
@@ -320,12 +323,10 @@ def praise_step(v: Seat) -> Optional[int]:
     return None
 
 
-def policy_praise(v: Seat) -> Optional[int]:
-    """Policy rule 3: this season's year-one Eight Praises tile (5 reputation) can still be
-    met: use the tile whose effect works towards it (tier I and II first, keeping the tier III
-    ones)."""
-    effect = praise_step(v)
-    if effect is None or not v.state.effect_possible(v.seat, effect):
+def _policy_towards(v: Seat, effect: Optional[int]) -> Optional[int]:
+    """The tile to use for `effect` (a step of the plan): the lowest one carrying it that
+    neither feasts nor is tier III (those are kept for the feasts)."""
+    if effect is None:
         return None
     tiles = _tiles_with(v, effect)
     tiles.sort(key=lambda t: (any(e in (CEL, SAC) for e in data.EDICT_EFFECTS[t]),
@@ -333,13 +334,27 @@ def policy_praise(v: Seat) -> Optional[int]:
     return _use_action(v, tiles[0]) if tiles else None
 
 
-def effect_praise(v: Seat) -> Optional[int]:
-    """Effects: the effect working towards this season's year-one Eight Praises tile."""
-    effect = praise_step(v)
+def _effect_towards(v: Seat, effect: Optional[int]) -> Optional[int]:
+    """The effect action for `effect` (a step of the plan), if legal."""
     if effect is None:
         return None
     a = v.L["effect"] + effect
     return a if a in v.legal else None
+
+
+def policy_praise(v: Seat) -> Optional[int]:
+    """Policy rule 3: this season's year-one Eight Praises tile (5 reputation) can still be
+    met: use the tile whose effect works towards it (tier I and II first, keeping the tier III
+    ones)."""
+    effect = praise_step(v)
+    if effect is not None and not v.state.effect_possible(v.seat, effect):
+        return None
+    return _policy_towards(v, effect)
+
+
+def effect_praise(v: Seat) -> Optional[int]:
+    """Effects: the effect working towards this season's year-one Eight Praises tile."""
+    return _effect_towards(v, praise_step(v))
 
 
 # The early farmland: one by round 8 (2 or 3, or by round 4 or 6, did no better over 1,000
@@ -363,22 +378,12 @@ def farmland_step(v: Seat) -> Optional[int]:
 def policy_farmland(v: Seat) -> Optional[int]:
     """Policy rule 4: the early farmland: reclaim a settlement with the cheapest tile that
     carries reclamation."""
-    effect = farmland_step(v)
-    if effect is None:
-        return None
-    tiles = _tiles_with(v, effect)
-    tiles.sort(key=lambda t: (any(e in (CEL, SAC) for e in data.EDICT_EFFECTS[t]),
-                              data.TIER_OF[t] == 3, t))
-    return _use_action(v, tiles[0]) if tiles else None
+    return _policy_towards(v, farmland_step(v))
 
 
 def effect_farmland(v: Seat) -> Optional[int]:
     """Effects: reclamation for the early farmland."""
-    effect = farmland_step(v)
-    if effect is None:
-        return None
-    a = v.L["effect"] + effect
-    return a if a in v.legal else None
+    return _effect_towards(v, farmland_step(v))
 
 
 def policy_final_feast(v: Seat) -> Optional[int]:
