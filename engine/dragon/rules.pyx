@@ -1515,6 +1515,24 @@ cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
     (<DragonStruct*>s).rng.state = rng_next(rng)
 
 
+cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
+    # What the chance of a Dragon game has shown so far, hashed: the month and this month's
+    # action-card split (the groups are dealt face up at each month's start; the event row
+    # and the super event are fixed at the deal and public). Every seat's alike; the same in
+    # every determinization of one information set, since a determinization only reseeds the
+    # future. Reads only. A search that kept its tree from an earlier month drops it when this
+    # changes (SearchConfig.reuse_reveals = 0): that tree's statistics were summed over the
+    # splits the month did not deal.
+    cdef const DragonStruct* d = <const DragonStruct*>s
+    cdef Rng r
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ (<uint64_t>d.month << 8) ^ d.n_cards
+    cdef int i
+    for i in range(d.n_cards):
+        rng_seed(&r, h ^ (<uint64_t>d.card_group[i] << 4) ^ <uint64_t>i)
+        h = rng_next(&r)
+    return h
+
+
 cdef void _reset(void* s, uint64_t seed) noexcept nogil:
     cdef DragonOptions o = (<DragonStruct*>s).opt
     dragon_init(<DragonStruct*>s, &o, seed)
@@ -1573,6 +1591,7 @@ _GAMEDEF.ranks = _ranks
 _GAMEDEF.move_prior = dragon_move_prior
 _GAMEDEF.evaluate = dragon_evaluate
 _GAMEDEF.observe_action = NULL     # every decision is public
+_GAMEDEF.chance_signature = _chance_signature  # the monthly action-card split
 _GAMEDEF.score_scale = 15.0        # a typical winning margin in VP
 _GAMEDEF.n_evaluators = 2
 _GAMEDEF.evaluator_names[0] = b"hand"       # knowledge.pyx's projection softmax (`evaluate`)

@@ -45,7 +45,27 @@ def test_the_signature_is_public_and_changes_exactly_when_a_tile_is_shown(option
 def test_several_player_games_without_face_down_edicts_key_nothing():
     assert engine.load_game("mount-tai", players=2).new_initial_state(1).chance_signature(1) == 0
     assert engine.load_game("mount-tai", players=3).new_initial_state(1).chance_signature(2) == 0
-    assert engine.load_game("dragon", players=2).new_initial_state(1).chance_signature(0) is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_dragon_signs_each_months_split_and_nothing_else(players: int):
+    """Dragon's only chance after the deal is each month's action-card split, dealt face up: the
+    signature is the same for every seat and every view of one moment, and changes exactly on
+    the moves after which a month's groups were dealt."""
+    state = engine.load_game("dragon", players=players).new_initial_state(11)
+    rng = random.Random(11)
+    deals = 0
+    while not state.is_terminal():
+        before = state.chance_signature(0)
+        assert {state.chance_signature(p) for p in range(players)} == {before}
+        views = {state.resample_from_infostate(state.current_player(), 60 + j).chance_signature(0)
+                 for j in range(3)}
+        assert views == {before}
+        state.apply_action(rng.choice(state.legal_actions()))
+        dealt = "group" in {e.kind for e in state.events(state.move_number() - 1)}
+        assert (state.chance_signature(0) != before) == dealt
+        deals += dealt
+    assert deals == 12
 
 
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 4}])
