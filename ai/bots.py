@@ -96,8 +96,11 @@ DEFAULT_MILLIS = 1000.0
 STRONG: dict[str, dict[str, Any]] = {
     "default": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
                 "epsilon": 0.2, "reward": "win"},
+    # Issue 47: a fresh tree in each new month (`reuse_reveals`: the tree kept from the last
+    # month was summed over action-card splits the month did not deal; it made a 20,000-iteration
+    # seat blunder where a fresh search of its own did not). The same without it is `strong-v8`.
     "dragon": {"mode": "ismcts", "millis": 1000.0, "c": 0.7, "playout": "heuristic",
-               "epsilon": 0.2, "reward": "win"},
+               "epsilon": 0.2, "reward": "win", "reuse_reveals": False},
     # Issue 14: heuristic playouts cut off after 6 decisions by the evaluation learned from
     # self-play, and a tenth of a solo game's reward for the margin to the goal
     # (ai/STRONG_MOUNT_TAI.md; the same with random playouts is `strong-v2`, the same with the
@@ -123,17 +126,23 @@ STRONG: dict[str, dict[str, Any]] = {
     "mount-tai/challenge-7": {"reuse_reveals": False},
 }
 
+# `strong`'s Dragon entry before issue 47 (the tree kept across months), the Dragon entry of
+# every kept table below.
+DRAGON_BEFORE_47: dict[str, Any] = {"mode": "ismcts", "millis": 1000.0, "c": 0.7,
+                                    "playout": "heuristic", "epsilon": 0.2, "reward": "win"}
+
+
 def _kept(mount_tai: dict[str, Any], **variants: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A kept `strong` table: its Mount Tai entry and variant entries (keyword `solo` for
-    "mount-tai/solo", ...), and today's Dragon and default entries."""
-    table = {"default": STRONG["default"], "dragon": STRONG["dragon"], "mount-tai": mount_tai}
+    "mount-tai/solo", ...), today's default entry and the Dragon entry before issue 47."""
+    table = {"default": STRONG["default"], "dragon": DRAGON_BEFORE_47, "mount-tai": mount_tai}
     table.update({f"mount-tai/{k.replace('_', '-')}": v for k, v in variants.items()})
     return table
 
 
 # Earlier `strong` configurations, kept by name so that a change can be measured against them.
-# Their Dragon and default entries are the current ones (Dragon has not changed since): when
-# STRONG["dragon"] changes, write its old values here as a literal first (`_kept` takes them).
+# Their default entries are the current ones and their Dragon entry the one before issue 47:
+# when STRONG["dragon"] changes again, write its old values here as a literal first.
 # (`strong-v1` is the bot of issue 13: Mount Tai's hand-written evaluation, reached-or-not reward).
 PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
     "strong-v1": _kept({"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "random",
@@ -168,6 +177,13 @@ PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
     "strong-v7": _kept({"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
                         "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
                         "goal_margin": 0.1}, solo={"normalize": True}, challenge_6={"cutoff": 16}),
+    # `strong-v8`: `strong` before issue 47 (Dragon: the tree kept across months); Mount Tai as
+    # today's, written out so that it does not follow later changes.
+    "strong-v8": _kept({"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
+                        "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
+                        "goal_margin": 0.1}, solo={"normalize": True},
+                       challenge_6={"cutoff": 16, "reuse_reveals": False},
+                       challenge_7={"reuse_reveals": False}),
 }
 
 
@@ -344,6 +360,12 @@ def strong_v7_bot(**overrides: Any) -> StrongBot:
     return StrongBot(PREVIOUS_STRONG["strong-v7"], **overrides)
 
 
+def strong_v8_bot(**overrides: Any) -> StrongBot:
+    """The strong bot before issue 47 (Dragon: the search tree kept from one month into the
+    next), for comparisons."""
+    return StrongBot(PREVIOUS_STRONG["strong-v8"], **overrides)
+
+
 def _search_factory(mode: str) -> Callable[..., Bot]:
     def factory(**options: Any) -> Bot:
         return SearchBot(mode, **options)
@@ -370,7 +392,8 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
     "reuse": (bool, True, "keep the tree between moves where it still applies"),
     "reuse_reveals": (bool, True, "with reuse: keep the tree also after the game showed the "
                       "bot a hidden tile (false: start afresh then; Mount Tai: a face-down "
-                      "edict or the virtual player's draw)"),
+                      "edict or the virtual player's draw; Dragon: a month's action-card "
+                      "split)"),
     "threads": (int, 1, "root-parallel threads"),
     "seed": (int, 0, "seed (a search with an iteration budget is reproducible)"),
     "evaluation": (str, None, "the game's evaluation the cut-off uses, by name (Mount Tai: "
@@ -465,6 +488,7 @@ _REGISTRY["strong-v4"] = (strong_v4_bot, _strong_options(PREVIOUS_STRONG["strong
 _REGISTRY["strong-v5"] = (strong_v5_bot, _strong_options(PREVIOUS_STRONG["strong-v5"]))
 _REGISTRY["strong-v6"] = (strong_v6_bot, _strong_options(PREVIOUS_STRONG["strong-v6"]))
 _REGISTRY["strong-v7"] = (strong_v7_bot, _strong_options(PREVIOUS_STRONG["strong-v7"]))
+_REGISTRY["strong-v8"] = (strong_v8_bot, _strong_options(PREVIOUS_STRONG["strong-v8"]))
 
 
 def bot_names() -> list[str]:

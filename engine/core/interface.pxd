@@ -115,7 +115,8 @@ ctypedef struct GameDef:
     # Hidden-at-deal things that `observer` has seen so far, as one id: equal for two states of
     # one information set before a reveal, different once a determinization's hidden choice is
     # shown (Mount Tai: the face-down edict tiles of challenges 5-7 turned face up, and a solo
-    # game's virtual player's tiles as it draws them). A search with chance nodes keys a layer
+    # game's virtual player's tiles as it draws them; Dragon: the month and its action-card
+    # split, dealt face up at each month's start). A search with chance nodes keys a layer
     # of its tree by the id after an action that changed it, so that it plans on what it will
     # see instead of averaging over it. NULL: nothing is keyed.
     uint64_t (*chance_signature)(const void* s, int observer) noexcept nogil

@@ -135,3 +135,33 @@ def test_strong_starts_challenges_6_and_7_afresh_after_a_reveal_and_strong_v7_do
         fresh = walk("strong(iterations=150,seed=2)", challenge)
         assert fresh[0] == 0 and fresh[1] >= 10
         assert walk("strong-v7(iterations=150,seed=2)", challenge)[0] >= 10
+
+
+def test_strong_starts_each_dragon_month_afresh_and_v8_does_not() -> None:
+    """Issue 47: `strong` drops its Dragon tree when a new month's action-card split is dealt
+    (the kept tree was summed over splits not dealt); `strong-v8` is the bot before, which keeps
+    it. Seat 0's searches over the first months of one game, other moves at random."""
+    import random
+
+    def reused_after_a_deal(spec: str) -> list[bool]:
+        state = engine.load_game("dragon", players=2).new_initial_state(8)
+        bot = make_bot(spec)
+        rng = random.Random(8)
+        seen, out = None, []
+        while state.move_number() < 60 and not state.is_terminal():
+            if state.current_player() == 0 and len(state.legal_actions()) > 1:
+                now = state.chance_signature(0)
+                result = bot.analyse(state.resample_from_infostate(0, state.move_number()))
+                if seen is not None and now != seen:
+                    out.append(result["reused"])
+                seen = now
+                state.apply_action(result["action"])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        return out
+
+    assert STRONG["dragon"] == dict(PREVIOUS_STRONG["strong-v8"]["dragon"], reuse_reveals=False)
+    fresh = reused_after_a_deal("strong(iterations=200,seed=2)")
+    kept = reused_after_a_deal("strong-v8(iterations=200,seed=2)")
+    assert len(fresh) >= 3 and not any(fresh)
+    assert sum(kept) >= 3   # kept wherever its tree holds the moves played since
