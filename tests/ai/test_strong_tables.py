@@ -138,9 +138,10 @@ def test_strong_starts_challenges_6_and_7_afresh_after_a_reveal_and_strong_v7_do
 
 
 def test_strong_starts_each_dragon_month_afresh_and_v8_does_not() -> None:
-    """Issue 47: `strong` drops its Dragon tree when a new month's action-card split is dealt
-    (the kept tree was summed over splits not dealt); `strong-v8` is the bot before, which keeps
-    it. Seat 0's searches over the first months of one game, other moves at random."""
+    """Issue 47: at 2 players `strong` drops its Dragon tree when a new month's action-card
+    split is dealt (the kept tree was summed over splits not dealt); `strong-v8` is the bot
+    before, which keeps it, as `strong` does at 3-5 players. Seat 0's searches over the first
+    months of one game, other moves at random."""
     import random
 
     def reused_after_a_deal(spec: str) -> list[bool]:
@@ -160,7 +161,11 @@ def test_strong_starts_each_dragon_month_afresh_and_v8_does_not() -> None:
                 state.apply_action(rng.choice(state.legal_actions()))
         return out
 
-    assert STRONG["dragon"] == dict(PREVIOUS_STRONG["strong-v8"]["dragon"], reuse_reveals=False)
+    two, four = engine.load_game("dragon", players=2), engine.load_game("dragon", players=4)
+    before = PREVIOUS_STRONG["strong-v8"]
+    assert strong_config(STRONG, two) == dict(before["dragon"], reuse_reveals=False)
+    assert strong_config(STRONG, four) == strong_config(before, four) == before["dragon"]
+    assert strong_config(before, two) == before["dragon"]
     fresh = reused_after_a_deal("strong(iterations=200,seed=2)")
     kept = reused_after_a_deal("strong-v8(iterations=200,seed=2)")
     assert len(fresh) >= 3 and not any(fresh)
