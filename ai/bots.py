@@ -421,6 +421,9 @@ _SEARCH_OPTIONS: dict[str, tuple[type, Any, str]] = {
             "evaluation is a share of the win, so meant for reward=win)"),
     "paranoia": (float, 0.0, "3+ players: how far the others are modelled as playing against "
                  "this bot (0: each for itself, max-n; 1: all against it, paranoid)"),
+    "opponents": (str, "search", "the other seats' decisions in the tree: search (each a node, "
+                  "max-n) or policy (played by the playout policy, an opponent model: the tree "
+                  "holds this bot's decisions only)"),
 }
 _PIMC_OPTIONS = dict(
     _SEARCH_OPTIONS,

@@ -24,6 +24,9 @@ cdef enum:
     PLAYOUT_MAST = 2        # epsilon-greedy over the move-average rewards (per seat and action)
     PLAYOUT_SAMPLE = 3      # epsilon-random, else drawn in proportion to the game's move prior
 
+    OPPONENTS_SEARCH = 0    # the other seats' decisions are nodes of the tree (max-n UCB)
+    OPPONENTS_POLICY = 1    # the other seats play the playout policy inside the tree too
+
     FINAL_VISITS = 0        # the most visited root action
     FINAL_MEAN = 1          # the root action with the best mean reward (min. 1 visit)
 
@@ -91,6 +94,11 @@ ctypedef struct SearchConfig:
                             # other seat's reward is (1 - paranoia) x its own + paranoia x
                             # (1 - the searcher's); 0: max-n (each plays for itself), 1:
                             # paranoid (all play against the searcher)
+    int opponents           # SO-ISMCTS and PIMC trees at 2+ players: OPPONENTS_*. With
+                            # OPPONENTS_POLICY the other seats' decisions inside the tree are
+                            # played by the playout policy (an opponent model) instead of being
+                            # searched: the tree holds the searcher's own decisions only, and
+                            # its statistics go to them
 
 
 # One edge-and-node of a tree: the edge from the parent, then the node's statistics. Children of

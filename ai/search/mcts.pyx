@@ -25,6 +25,7 @@ from engine.core.args import check_seat
 
 MODES = {"pimc": MODE_PIMC, "ismcts": MODE_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
+OPPONENTS = {"search": OPPONENTS_SEARCH, "policy": OPPONENTS_POLICY}
 PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "mast": PLAYOUT_MAST,
             "sample": PLAYOUT_SAMPLE}
 FINALS = {"visits": FINAL_VISITS, "mean": FINAL_MEAN}
@@ -306,10 +307,31 @@ cdef void playout(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_pl
     _playout_to_end(w, g, cfg, n_players, trail_len, rewards, kind, track, evaluate)
 
 
+cdef inline int policy_action(Worker* w, const GameDef* g, const SearchConfig* cfg,
+                              const void* s, int n, int mover, int kind) noexcept nogil:
+    """The playout policy's move among the legal actions w.acts[:n] of `s` (`kind`: PLAYOUT_*,
+    already fallen back to random where the game has no move prior)."""
+    cdef int i, a, na = g.num_distinct_actions
+    if n == 1:
+        return w.acts[0]
+    if kind == PLAYOUT_RANDOM or rng_uniform(&w.rng) < cfg.epsilon:
+        return w.acts[rng_below(&w.rng, n)]
+    if kind == PLAYOUT_HEURISTIC:
+        g.move_prior(s, w.acts, n, w.prior)
+        return w.acts[argmax_random(w.prior, n, &w.rng)]
+    if kind == PLAYOUT_SAMPLE:
+        g.move_prior(s, w.acts, n, w.prior)
+        return w.acts[sample_weighted(w.prior, n, &w.rng)]
+    for i in range(n):
+        a = mover * na + w.acts[i]
+        w.prior[i] = (w.mast_sum[a] / w.mast_count[a]) if w.mast_count[a] > 0 else 1.0
+    return w.acts[argmax_random(w.prior, n, &w.rng)]
+
+
 cdef inline void _playout_to_end(Worker* w, const GameDef* g, const SearchConfig* cfg,
                                  int n_players, int* trail_len, double* rewards, int kind,
                                  bint track, EvaluateFn evaluate) noexcept nogil:
-    cdef int steps = 0, n, i, a, mover, na = g.num_distinct_actions
+    cdef int steps = 0, n, a, mover
     cdef void* s = w.work
     while not g.is_terminal(s):
         if cfg.cutoff > 0 and steps >= cfg.cutoff and evaluate != NULL:
@@ -317,21 +339,7 @@ cdef inline void _playout_to_end(Worker* w, const GameDef* g, const SearchConfig
             return
         mover = g.current_player(s)
         n = g.legal_actions(s, w.acts)
-        if n == 1:
-            a = w.acts[0]
-        elif kind == PLAYOUT_RANDOM or rng_uniform(&w.rng) < cfg.epsilon:
-            a = w.acts[rng_below(&w.rng, n)]
-        elif kind == PLAYOUT_HEURISTIC:
-            g.move_prior(s, w.acts, n, w.prior)
-            a = w.acts[argmax_random(w.prior, n, &w.rng)]
-        elif kind == PLAYOUT_SAMPLE:
-            g.move_prior(s, w.acts, n, w.prior)
-            a = w.acts[sample_weighted(w.prior, n, &w.rng)]
-        else:
-            for i in range(n):
-                a = mover * na + w.acts[i]
-                w.prior[i] = (w.mast_sum[a] / w.mast_count[a]) if w.mast_count[a] > 0 else 1.0
-            a = w.acts[argmax_random(w.prior, n, &w.rng)]
+        a = policy_action(w, g, cfg, s, n, mover, kind)
         if track:
             trail_push(w, trail_len, mover, a)
         g.apply_action(s, a)
@@ -496,6 +504,10 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     cdef uint64_t seen = 0, now_seen
     cdef void* s = w.work
     cdef Rng fixed
+    cdef bint modelled = cfg.opponents == OPPONENTS_POLICY and n_players > 1
+    cdef int kind = cfg.playout
+    if (kind == PLAYOUT_HEURISTIC or kind == PLAYOUT_SAMPLE) and g.move_prior == NULL:
+        kind = PLAYOUT_RANDOM
     g.copy_state(root, s)
     if determinize:
         if world != 0:
@@ -509,16 +521,23 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     while not g.is_terminal(s):
         mover = g.current_player(s)
         n = g.legal_actions(s, w.acts)
-        if by_key:
-            sort_keys(w, g, s, n)
-        child = select_or_expand(w, g, cfg, t, node, s, n, mover, keys, &action, &expanded)
-        if child == NO_NODE:
-            break
+        if modelled and mover != me and n > 1 and depth > 1:
+            # an opponent model: the other seat plays the playout policy, no node of its own
+            action = policy_action(w, g, cfg, s, n, mover, kind)
+            child = node
+            expanded = False
+        else:
+            if by_key:
+                sort_keys(w, g, s, n)
+            child = select_or_expand(w, g, cfg, t, node, s, n, mover, keys, &action, &expanded)
+            if child == NO_NODE:
+                break
         if cfg.playout == PLAYOUT_MAST:
             trail_push(w, &trail_len, mover, action)
         g.apply_action(s, action)
-        node = child
-        path_push(w, 0, &depth, node)
+        if child != node:
+            node = child
+            path_push(w, 0, &depth, node)
         if expanded:
             break
         if keyed:
@@ -781,6 +800,7 @@ cdef class Searcher:
     cdef uint64_t last_seen      # the root's chance signature at the last search (chance=True
                                  # or reuse_reveals=False)
     cdef dict last_keys          # action_keys: the last root's legal actions -> their edge keys
+    cdef object last_root        # opponents=policy: a copy of the last root (to tell who moved since)
     cdef readonly dict config
     cdef object evaluation       # the game evaluation's name asked for (None: the default)
     cdef StopRule rules[64]      # each worker's early stop for the current search (time manager)
@@ -795,7 +815,7 @@ cdef class Searcher:
                  aggregate="visits", final="visits", reuse=True, reuse_reveals=True, threads=1,
                  seed=0, evaluation=None, goal_margin=0.0, normalize=False, oracle=False,
                  chance=False, chance_layers=0, worlds=0, action_keys=False, prior="hand",
-                 puct=0.0, mix=0.0, paranoia=0.0):
+                 puct=0.0, mix=0.0, paranoia=0.0, opponents="search"):
         def pick(table, value, what):
             if value not in table:
                 raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
@@ -806,6 +826,10 @@ cdef class Searcher:
         self.cfg.final_move = pick(FINALS, final, "final")
         self.cfg.prior = pick(PRIORS, prior, "prior")
         self.cfg.aggregate = pick(AGGREGATES, aggregate, "aggregate")
+        self.cfg.opponents = pick(OPPONENTS, opponents, "opponents")
+        if opponents != "search" and mode == "mo-ismcts":
+            raise ValueError("opponents=policy applies to the ismcts and pimc modes, not "
+                             "mo-ismcts")
         for name, value in (("millis", millis), ("c", c), ("epsilon", epsilon), ("bias", bias),
                             ("puct", puct), ("mix", mix), ("paranoia", paranoia)):
             # NaN passes every comparison below and would make the search loop forever (a NaN
@@ -869,6 +893,7 @@ cdef class Searcher:
         self.last_history = None
         self.last_player = -1
         self.last_keys = None
+        self.last_root = None
         self.config = dict(mode=mode, iterations=iterations, millis=millis, c=c, reward=reward,
                            playout=playout, epsilon=epsilon, cutoff=cutoff, bias=bias,
                            determinizations=determinizations, aggregate=aggregate, final=final,
@@ -876,7 +901,7 @@ cdef class Searcher:
                            evaluation=evaluation, goal_margin=goal_margin, normalize=normalize,
                            oracle=oracle, chance=chance, chance_layers=chance_layers,
                            worlds=worlds, action_keys=action_keys, prior=prior, puct=puct,
-                           mix=mix, paranoia=paranoia)
+                           mix=mix, paranoia=paranoia, opponents=opponents)
 
     def __dealloc__(self):
         self._free_workers()
@@ -938,6 +963,14 @@ cdef class Searcher:
         if len(history) < k or history[:k] != self.last_history:
             return False
         since = history[k:]
+        if self.cfg.opponents == OPPONENTS_POLICY and self.n_players > 1:
+            # the tree holds no node for another seat's decision with a choice (the policy
+            # played it): follow only the moves that have one
+            if self.last_keys is not None or self.cfg.chance or self.last_root is None:
+                return False
+            since = self._tree_moves(since, me)
+            if since is None:
+                return False
         n = len(since)
         if self.last_keys is not None:
             # Edges are keyed by what an action did in the state it was played in, which only
@@ -968,6 +1001,20 @@ cdef class Searcher:
                 if node == NO_NODE or tree_reroot(tree, node) != 0:
                     return False
         return True
+
+    def _tree_moves(self, list since, int me):
+        """The moves of `since` (played from the last root) that are edges of an opponents=policy
+        tree: the searcher's, and anyone's forced ones; None if they do not replay."""
+        replay = self.last_root.clone()
+        kept = []
+        for a in since:
+            legal = replay.legal_actions()
+            if a not in legal:
+                return None
+            if replay.current_player() == me or len(legal) == 1:
+                kept.append(a)
+            replay.apply_action(a)
+        return kept
 
     def _run_worker(self, int i, State state, int me, long long iters, double deadline) -> None:
         """Run worker `i`'s iterations (called by `search`, one thread per worker)."""
@@ -1084,6 +1131,8 @@ cdef class Searcher:
         action = self._choose(stats, legal)
         self.last_history = state.history()
         self.last_player = me
+        if self.cfg.opponents == OPPONENTS_POLICY:
+            self.last_root = state.clone()
         self.last_keys = root_keys
         if (self.cfg.chance or not self.cfg.reuse_reveals) and self.g.chance_signature != NULL:
             self.last_seen = self.g.chance_signature(state.data, me)

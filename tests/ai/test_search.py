@@ -272,3 +272,57 @@ def test_paranoia_changes_nothing_at_two_players_and_the_search_at_four(mode):
     assert _root(4, 0.0, mode) != _root(4, 1.0, mode)
     # The searcher's own root means stay rewards of its own, in [0, 1].
     assert all(0.0 <= x["mean"] <= 1.0 for x in _root(4, 1.0, mode))
+
+
+def _opponents_root(players: int, opponents: str, **extra) -> list:
+    s = engine.load_game("mount-tai", players=players).new_initial_state(5)
+    for _ in range(12):
+        s.apply_action(s.legal_actions()[0])
+    view = s.resample_from_infostate(s.current_player(), 3)
+    return Searcher(iterations=600, seed=4, cutoff=6, playout="heuristic", opponents=opponents,
+                    **extra).search(view)["root"]
+
+
+def test_opponents_policy_models_the_others_and_search_is_the_default():
+    """`opponents="search"` is the search as it was, bit for bit; "policy" plays the other
+    seats by the playout policy inside the tree, which changes the tree at 2 and 4 players,
+    while the root still holds every move of the searcher's."""
+    s = engine.load_game("mount-tai", players=4).new_initial_state(5)
+    for _ in range(12):
+        s.apply_action(s.legal_actions()[0])
+    view = s.resample_from_infostate(s.current_player(), 3)
+    plain = Searcher(iterations=600, seed=4, cutoff=6, playout="heuristic").search(view)["root"]
+    assert _opponents_root(4, "search") == plain
+    for players in (2, 4):
+        modelled = _opponents_root(players, "policy")
+        assert modelled != _opponents_root(players, "search")
+        assert all(0.0 <= x["mean"] <= 1.0 for x in modelled)
+    assert {x["action"] for x in _opponents_root(4, "policy")} == set(view.legal_actions())
+
+
+def test_opponents_policy_keeps_its_tree_across_the_others_moves():
+    """The modelled tree has no node for another seat's decision with a choice, so the next
+    search follows the searcher's own moves (and forced ones) into it: most searches of a game
+    reuse the tree, as the searched tree does."""
+    import random
+    state = engine.load_game("mount-tai", players=4).new_initial_state(3)
+    searcher = Searcher(iterations=500, seed=1, cutoff=6, playout="heuristic",
+                        opponents="policy")
+    rng = random.Random(1)
+    searches = reused = 0
+    while not state.is_terminal() and state.move_number() < 120:
+        if state.current_player() == 0 and len(state.legal_actions()) > 1:
+            result = searcher.search(state.resample_from_infostate(0, state.move_number()))
+            searches += 1
+            reused += result["reused"]
+            state.apply_action(result["action"])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert searches >= 20 and reused >= searches * 0.7
+
+
+def test_opponents_is_checked():
+    with pytest.raises(ValueError, match="opponents must be one of search, policy"):
+        Searcher(iterations=10, opponents="paranoid")
+    with pytest.raises(ValueError, match="not mo-ismcts"):
+        Searcher(mode="mo-ismcts", iterations=10, opponents="policy")
