@@ -127,10 +127,16 @@ STRONG: dict[str, dict[str, Any]] = {
     # The same step: challenge 7 starts afresh after a reveal too: 36 of 40 goals against 31 at
     # 1 s a move side by side (seeds 3 and 11), mean final reputation +6.5 on seed 11.
     "mount-tai/challenge-7": {"reuse_reveals": False},
+    # Issue 49: at 3 and 4 players the others are modelled, not searched: inside the tree they
+    # play the playout policy, and the tree holds this bot's decisions only. Against three of
+    # the same without it (`strong-v8`) at 4 players: 33 of 80 at equal iterations, 17 of 40 at
+    # equal time; 80% of 40 against three planners; 3 players 19 of 42 (docs/STRENGTH.md).
+    "mount-tai/3p": {"opponents": "policy"},
+    "mount-tai/4p": {"opponents": "policy"},
 }
 
-# `strong`'s Dragon entry before issue 47 (the tree kept across months), the Dragon entry of
-# every kept table below.
+# `strong`'s Dragon entry as it was before issue 47, without variant entries (the tree kept
+# across months at every table): the Dragon entry of every kept table below.
 DRAGON_BEFORE_47: dict[str, Any] = {"mode": "ismcts", "millis": 1000.0, "c": 0.7,
                                     "playout": "heuristic", "epsilon": 0.2, "reward": "win"}
 
@@ -180,8 +186,9 @@ PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
     "strong-v7": _kept({"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
                         "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
                         "goal_margin": 0.1}, solo={"normalize": True}, challenge_6={"cutoff": 16}),
-    # `strong-v8`: `strong` before issue 47 (Dragon: the tree kept across months); Mount Tai as
-    # today's, written out so that it does not follow later changes.
+    # `strong-v8`: `strong` before this stop's two changes (Dragon at 2 players: the tree kept
+    # across months, issue 47; Mount Tai at 3 and 4 players: the others searched, max-n, issue
+    # 49); written out so that it does not follow later changes.
     "strong-v8": _kept({"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
                         "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
                         "goal_margin": 0.1}, solo={"normalize": True},
@@ -364,8 +371,9 @@ def strong_v7_bot(**overrides: Any) -> StrongBot:
 
 
 def strong_v8_bot(**overrides: Any) -> StrongBot:
-    """The strong bot before issue 47 (Dragon: the search tree kept from one month into the
-    next), for comparisons."""
+    """The strong bot before issues 47 and 49's changes (Dragon at 2 players: the search tree
+    kept from one month into the next; Mount Tai at 3 and 4 players: the others' decisions
+    searched, not modelled), for comparisons."""
     return StrongBot(PREVIOUS_STRONG["strong-v8"], **overrides)
 
 

@@ -42,10 +42,14 @@ def test_a_variant_entry_changes_only_what_it_lists() -> None:
         == dict(STRONG["mount-tai"], reuse_reveals=False)
     assert strong_config(PREVIOUS_STRONG["strong-v7"], engine.load_game("mount-tai", challenge=7)) \
         == STRONG["mount-tai"]
-    for options in ({"challenge": 5}, {"challenge": 1}, {"players": 2},
-                    {"players": 3}):
+    for options in ({"challenge": 5}, {"challenge": 1}, {"players": 2}):
         assert strong_config(STRONG, engine.load_game("mount-tai", **options)) \
             == STRONG["mount-tai"], options
+    # Issue 49: the others modelled at 3 and 4 players; strong-v8 searched them.
+    for players in (3, 4):
+        game = engine.load_game("mount-tai", players=players)
+        assert strong_config(STRONG, game) == dict(STRONG["mount-tai"], opponents="policy")
+        assert strong_config(PREVIOUS_STRONG["strong-v8"], game) == STRONG["mount-tai"]
     # strong-v5 keeps one search for every table; strong-v6 normalizes in the plain solo game.
     for k in (0, 6, 7):
         game = engine.load_game("mount-tai", **({"challenge": k} if k else {"solo": True}))
@@ -170,3 +174,18 @@ def test_strong_starts_each_dragon_month_afresh_and_v8_does_not() -> None:
     kept = reused_after_a_deal("strong-v8(iterations=200,seed=2)")
     assert len(fresh) >= 3 and not any(fresh)
     assert sum(kept) >= 3   # kept wherever its tree holds the moves played since
+
+
+@pytest.mark.parametrize("players, opponents", [(2, "search"), (3, "policy"), (4, "policy")])
+def test_strong_models_the_others_at_three_and_four_mount_tai_players(players: int,
+                                                                       opponents: str) -> None:
+    """Issue 49: the search `strong` builds for a Mount Tai table of 3 or 4 plays the others by
+    the playout policy inside its tree; at 2 players it searches them, as `strong-v8` does at
+    every size."""
+    view = _view({"players": players})
+    bot = make_bot("strong(iterations=200,seed=1)")
+    assert bot.step(view.clone()) in view.legal_actions()
+    assert bot.searcher.config["opponents"] == opponents
+    kept = make_bot("strong-v8(iterations=200,seed=1)")
+    kept.step(view.clone())
+    assert kept.searcher.config["opponents"] == "search"
