@@ -14,11 +14,12 @@ from tests.ai.test_chance_nodes import _played
 CFG = dict(iterations=400, seed=3, playout="heuristic", cutoff=6, evaluation="learned")
 
 
-def _walk(options: dict, seed: int, **search) -> list[tuple[bool, bool]]:
+def _walk(options: dict, seed: int, *, game: str = "mount-tai", cfg: dict | None = None,
+          **search) -> list[tuple[bool, bool]]:
     """Seat 0's searches over a whole game (other decisions at random): for each search after
     the first, (something was shown since the last search, the tree was reused)."""
-    state = engine.load_game("mount-tai", **options).new_initial_state(seed)
-    searcher = Searcher(**CFG, **search)
+    state = engine.load_game(game, **options).new_initial_state(seed)
+    searcher = Searcher(**(CFG if cfg is None else cfg), **search)
     rng = random.Random(seed)
     seen = None
     out = []
@@ -85,25 +86,10 @@ def test_dragon_drops_the_tree_at_each_new_month_and_keeps_it_within_one():
     """Dragon deals each month's action-card split face up: with `reuse_reveals=False` a
     search in a new month starts afresh (its tree was summed over splits that were not dealt),
     and one later in the same month keeps it; by default it is kept across months too."""
-    def walk(**search) -> list[tuple[bool, bool]]:
-        state = engine.load_game("dragon", players=2).new_initial_state(5)
-        searcher = Searcher(iterations=300, seed=3, **search)
-        rng = random.Random(5)
-        seen, out = None, []
-        while not state.is_terminal():
-            if state.current_player() == 0 and len(state.legal_actions()) > 1:
-                now = state.chance_signature(0)
-                r = searcher.search(state)
-                if seen is not None:
-                    out.append((now != seen, r["reused"]))
-                seen = now
-                state.apply_action(r["action"])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        return out
-    fresh = walk(reuse_reveals=False)
+    cfg = dict(iterations=300, seed=3)
+    fresh = _walk({"players": 2}, 5, game="dragon", cfg=cfg, reuse_reveals=False)
     assert sum(shown for shown, _ in fresh) >= 10
     assert not any(reused for shown, reused in fresh if shown)
     assert sum(reused for shown, reused in fresh if not shown) >= 10
-    kept = walk()
+    kept = _walk({"players": 2}, 5, game="dragon", cfg=cfg)
     assert sum(reused for shown, reused in kept if shown) >= 10
