@@ -287,17 +287,23 @@ cdef int trail_push(Worker* w, int* length, int mover, int action) noexcept nogi
     return 0
 
 
+cdef inline int playout_kind(const GameDef* g, const SearchConfig* cfg) noexcept nogil:
+    """The playout policy in force: cfg.playout, or random where it needs the game's move
+    prior and the game has none."""
+    if (cfg.playout == PLAYOUT_HEURISTIC or cfg.playout == PLAYOUT_SAMPLE) and g.move_prior == NULL:
+        return PLAYOUT_RANDOM
+    return cfg.playout
+
+
 cdef void playout(Worker* w, const GameDef* g, const SearchConfig* cfg, int n_players,
                   int* trail_len, double* rewards) noexcept nogil:
     """From w.work to the end (or the cut-off), then the rewards of every seat (mixed with the
     evaluation of w.work as it was, with `cfg.mix`)."""
     cdef int i
-    cdef int kind = cfg.playout
+    cdef int kind = playout_kind(g, cfg)
     cdef bint track = cfg.playout == PLAYOUT_MAST
     cdef EvaluateFn evaluate = g.evaluate if cfg.evaluator < 0 else g.evaluators[cfg.evaluator]
     cdef double leaf[MAX_GAME_PLAYERS]
-    if (kind == PLAYOUT_HEURISTIC or kind == PLAYOUT_SAMPLE) and g.move_prior == NULL:
-        kind = PLAYOUT_RANDOM
     if cfg.mix > 0.0 and evaluate != NULL and not g.is_terminal(w.work):
         evaluate(w.work, leaf)
         _playout_to_end(w, g, cfg, n_players, trail_len, rewards, kind, track, evaluate)
@@ -505,9 +511,7 @@ cdef void iterate_single(Worker* w, const GameDef* g, const SearchConfig* cfg, c
     cdef void* s = w.work
     cdef Rng fixed
     cdef bint modelled = cfg.opponents == OPPONENTS_POLICY and n_players > 1
-    cdef int kind = cfg.playout
-    if (kind == PLAYOUT_HEURISTIC or kind == PLAYOUT_SAMPLE) and g.move_prior == NULL:
-        kind = PLAYOUT_RANDOM
+    cdef int kind = playout_kind(g, cfg)
     g.copy_state(root, s)
     if determinize:
         if world != 0:

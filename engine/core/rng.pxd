@@ -25,6 +25,14 @@ cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t rng_mix(uint64_t h, uint64_t item) noexcept nogil:
+    """`item` folded into the hash `h` (one SplitMix64 step from h ^ item): the games' chance
+    signatures hash what their chance has shown with it."""
+    cdef Rng r
+    rng_seed(&r, h ^ item)
+    return rng_next(&r)
+
+
 cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift, bias < 2**-32)."""
     return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)

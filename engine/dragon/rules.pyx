@@ -16,7 +16,7 @@ emits it.
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, int64_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_shuffle_u8
+from engine.core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_mix, rng_shuffle_u8
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.core.eventlog cimport ev_emit, ev_sink, EV_NONE
 from engine.dragon.state cimport *
@@ -1524,12 +1524,10 @@ cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
     # changes (SearchConfig.reuse_reveals = 0): that tree's statistics were summed over the
     # splits the month did not deal.
     cdef const DragonStruct* d = <const DragonStruct*>s
-    cdef Rng r
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ (<uint64_t>d.month << 8) ^ d.n_cards
+    cdef uint64_t h = rng_mix(0x9E3779B97F4A7C15ULL, (<uint64_t>d.month << 8) | d.n_cards)
     cdef int i
     for i in range(d.n_cards):
-        rng_seed(&r, h ^ (<uint64_t>d.card_group[i] << 4) ^ <uint64_t>i)
-        h = rng_next(&r)
+        h = rng_mix(h, (<uint64_t>i << 8) | d.card_group[i])
     return h
 
 

@@ -12,7 +12,7 @@ possibilities in checks.pyx and the legal-action lists in legal.pyx.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from engine.core.rng cimport Rng, rng_seed, rng_next, rng_shuffle_u8
+from engine.core.rng cimport Rng, rng_seed, rng_next, rng_mix, rng_shuffle_u8
 from engine.core.interface cimport GameDef, TERMINAL_PLAYER
 from engine.core.eventlog cimport ev_emit, ev_sink, EV_NONE
 from engine.mount_tai.state cimport *
@@ -1340,13 +1340,6 @@ cdef void _determinize(void* s, int player, Rng* rng) noexcept nogil:
     d.rng.state = rng_next(rng)
 
 
-cdef inline uint64_t _mix(uint64_t h, uint64_t item) noexcept nogil:
-    # One SplitMix64 step of the shared generator (engine/core/rng.pxd) as a hash combiner.
-    cdef Rng r
-    rng_seed(&r, h ^ item)
-    return rng_next(&r)
-
-
 cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
     # What is hidden at the deal and shown later, hashed: the tile of each edict slot that is no
     # longer face down (challenges 5-7: face up, or used or removed after it was shown), and in
@@ -1365,10 +1358,10 @@ cdef uint64_t _chance_signature(const void* s, int observer) noexcept nogil:
             known = ~(d.p[i].present & ~d.p[i].faceup)
             for j in range(N_SLOTS):
                 if (known >> j) & 1:
-                    h = _mix(h, (<uint64_t>i << 16) | (<uint64_t>j << 8) | d.p[i].slot_tile[j])
+                    h = rng_mix(h, (<uint64_t>i << 16) | (<uint64_t>j << 8) | d.p[i].slot_tile[j])
     if d.opt.solo:
         for i in range(d.vp_next):
-            h = _mix(h, (<uint64_t>0xFF << 24) | (<uint64_t>i << 8) | d.vp_tiles[i])
+            h = rng_mix(h, (<uint64_t>0xFF << 24) | (<uint64_t>i << 8) | d.vp_tiles[i])
     return h
 
 
