@@ -132,7 +132,14 @@ STRONG: dict[str, dict[str, Any]] = {
     # the same without it (`strong-v8`) at 4 players: 33 of 80 at equal iterations, 17 of 40 at
     # equal time; 80% of 40 against three planners; 3 players 19 of 42 (docs/STRENGTH.md).
     "mount-tai/3p": {"opponents": "policy"},
-    "mount-tai/4p": {"opponents": "policy"},
+    # Issue 49's second step: at 4 players, from 10,000 iterations (or 250 ms) a decision, the
+    # playouts are scored after 10 decisions, not 6 (two and a half of each seat's, not one and
+    # a half): a later cut-off needs the iterations to average its noisier playouts. 33 of 80
+    # at 10,000 against three at 2,500 (22 of 80 without it; docs/STRENGTH.md "A later cut-off
+    # with more time"; the same without it is `strong-v9`).
+    "mount-tai/4p": {"opponents": "policy",
+                     "long_budget": {"from_iterations": 10000, "from_millis": 250.0,
+                                     "options": {"cutoff": 10}}},
 }
 
 # `strong`'s Dragon entry as it was before issue 47, without variant entries (the tree kept
@@ -194,6 +201,16 @@ PREVIOUS_STRONG: dict[str, dict[str, dict[str, Any]]] = {
                         "goal_margin": 0.1}, solo={"normalize": True},
                        challenge_6={"cutoff": 16, "reuse_reveals": False},
                        challenge_7={"reuse_reveals": False}),
+    # `strong-v9`: `strong` after issue 47's fresh tree per Dragon month (2 players) and issue
+    # 49's modelled others (Mount Tai, 3 and 4 players), before the later cut-off at 4 players.
+    "strong-v9": dict(
+        _kept({"mode": "ismcts", "millis": 1000.0, "c": 0.35, "playout": "heuristic",
+               "epsilon": 0.2, "cutoff": 6, "reward": "win", "evaluation": "learned",
+               "goal_margin": 0.1}, solo={"normalize": True},
+              challenge_6={"cutoff": 16, "reuse_reveals": False},
+              challenge_7={"reuse_reveals": False},
+              **{"3p": {"opponents": "policy"}, "4p": {"opponents": "policy"}}),
+        **{"dragon/2p": {"reuse_reveals": False}}),
 }
 
 
@@ -258,11 +275,29 @@ class StrongBot:
 
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
         """A table entry's search options with this bot's overrides (an iteration budget given
-        alone replaces the entry's time budget)."""
+        alone replaces the entry's time budget), and the entry's `long_budget` options where
+        this bot's budget a decision reaches it (an option given as an override stays)."""
+        long_budget = options.pop("long_budget", None)
         if "iterations" in self.overrides and "millis" not in self.overrides:
             options.pop("millis", None)
         options.update(self.overrides)
+        if long_budget is not None and self._reaches(options, long_budget):
+            options.update({k: v for k, v in long_budget["options"].items()
+                            if k not in self.overrides})
         return options
+
+    def _reaches(self, options: dict[str, Any], long_budget: dict[str, Any]) -> bool:
+        """Whether this bot's budget a decision (the time manager's average, else the search's
+        own) is at least `long_budget`'s, in iterations or in milliseconds."""
+        if self.manager is not None:
+            unit, budget = self.manager.unit, self.manager.think
+        elif options.get("iterations"):
+            unit, budget = "iterations", float(options["iterations"])
+        else:
+            unit, budget = "seconds", float(options.get("millis") or DEFAULT_MILLIS) / 1000.0
+        if unit == "iterations":
+            return budget >= long_budget["from_iterations"]
+        return budget * 1000.0 >= long_budget["from_millis"]
 
     def searcher_for(self, state: Any) -> Any:
         """The compiled searcher this bot uses for `state`'s game (made if needed), e.g. to
@@ -375,6 +410,12 @@ def strong_v8_bot(**overrides: Any) -> StrongBot:
     kept from one month into the next; Mount Tai at 3 and 4 players: the others' decisions
     searched, not modelled), for comparisons."""
     return StrongBot(PREVIOUS_STRONG["strong-v8"], **overrides)
+
+
+def strong_v9_bot(**overrides: Any) -> StrongBot:
+    """The strong bot of issues 47 and 49's first changes (Mount Tai at 4 players: the others
+    modelled, the playouts scored after 6 decisions), for comparisons."""
+    return StrongBot(PREVIOUS_STRONG["strong-v9"], **overrides)
 
 
 def _search_factory(mode: str) -> Callable[..., Bot]:
@@ -503,6 +544,7 @@ _REGISTRY["strong-v5"] = (strong_v5_bot, _strong_options(PREVIOUS_STRONG["strong
 _REGISTRY["strong-v6"] = (strong_v6_bot, _strong_options(PREVIOUS_STRONG["strong-v6"]))
 _REGISTRY["strong-v7"] = (strong_v7_bot, _strong_options(PREVIOUS_STRONG["strong-v7"]))
 _REGISTRY["strong-v8"] = (strong_v8_bot, _strong_options(PREVIOUS_STRONG["strong-v8"]))
+_REGISTRY["strong-v9"] = (strong_v9_bot, _strong_options(PREVIOUS_STRONG["strong-v9"]))
 
 
 def bot_names() -> list[str]:

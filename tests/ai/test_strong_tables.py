@@ -48,7 +48,11 @@ def test_a_variant_entry_changes_only_what_it_lists() -> None:
     # Issue 49: the others modelled at 3 and 4 players; strong-v8 searched them.
     for players in (3, 4):
         game = engine.load_game("mount-tai", players=players)
-        assert strong_config(STRONG, game) == dict(STRONG["mount-tai"], opponents="policy")
+        modelled = dict(STRONG["mount-tai"], opponents="policy")
+        assert strong_config(PREVIOUS_STRONG["strong-v9"], game) == modelled
+        if players == 4:   # and the deeper cut-off with a long budget (test below)
+            modelled["long_budget"] = STRONG["mount-tai/4p"]["long_budget"]
+        assert strong_config(STRONG, game) == modelled
         assert strong_config(PREVIOUS_STRONG["strong-v8"], game) == STRONG["mount-tai"]
     # strong-v5 keeps one search for every table; strong-v6 normalizes in the plain solo game.
     for k in (0, 6, 7):
@@ -189,3 +193,23 @@ def test_strong_models_the_others_at_three_and_four_mount_tai_players(players: i
     kept = make_bot("strong-v8(iterations=200,seed=1)")
     kept.step(view.clone())
     assert kept.searcher.config["opponents"] == "search"
+
+
+@pytest.mark.parametrize("spec, players, cutoff", [
+    ("strong(iterations=2500)", 4, 6), ("strong(iterations=9999)", 4, 6),
+    ("strong(iterations=10000)", 4, 10), ("strong(iterations=20000)", 4, 10),
+    ("strong", 4, 10), ("strong(millis=100)", 4, 6), ("strong(millis=250)", 4, 10),
+    ("strong(think=0.1)", 4, 6), ("strong(think=0.5)", 4, 10),
+    ("strong(think_iterations=5000)", 4, 6), ("strong(think_iterations=10000)", 4, 10),
+    ("strong(iterations=20000,cutoff=8)", 4, 8), ("strong-v9(iterations=20000)", 4, 6),
+    ("strong(iterations=20000)", 3, 6), ("strong(iterations=20000)", 2, 6)])
+def test_strong_scores_four_player_playouts_later_with_a_long_budget(spec: str, players: int,
+                                                                     cutoff: int) -> None:
+    """Issue 49's second step: at a 4-player Mount Tai table `strong` scores its playouts after
+    10 decisions from 10,000 iterations (or 250 ms) a decision, after 6 below, whether the budget
+    is the search's own or the time manager's average; a cut-off given by the user stays, and
+    3- and 2-player tables and `strong-v9` keep 6."""
+    view = _view({"players": players})
+    config = make_bot(spec).searcher_for(view).config
+    assert config["cutoff"] == cutoff
+    assert config["opponents"] == ("search" if players == 2 else "policy")
