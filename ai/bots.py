@@ -523,8 +523,13 @@ def _strong_options(table: dict[str, dict[str, Any]] | None = None
         # A variant is listed only where it differs from its game.
         tuned = {g: v for g, v in tuned.items()
                  if "/" not in g or v != tuned.get(g.split("/")[0], default)}
-        if any(v != default for v in tuned.values()):
-            per_game = ", ".join(f"{g} {v}" for g, v in tuned.items())
+        # A `long_budget` value is listed after the table's own ("mount-tai/4p 10 from 10,000
+        # iterations or 250 ms a decision").
+        longer = [f"{g} {lb['options'][key]} from {lb['from_iterations']:,} iterations or "
+                  f"{lb['from_millis']:g} ms a decision" for g in games
+                  for lb in [configs[g].get("long_budget")] if lb and key in lb["options"]]
+        if any(v != default for v in tuned.values()) or longer:
+            per_game = ", ".join([f"{g} {v}" for g, v in tuned.items()] + longer)
             out[key] = (kind, None, f"{text} (tuned: {per_game})")
         else:
             out[key] = (kind, default, text)

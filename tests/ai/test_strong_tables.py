@@ -117,6 +117,9 @@ def test_the_bot_listing_shows_the_variant_where_it_differs() -> None:
     assert "mount-tai/challenge-6 False" in listed["strong"]
     assert "mount-tai/challenge-6 16" in listed["strong-v7"]
     assert "mount-tai/challenge-6 False" not in listed["strong-v7"]
+    # Issue 49: the 4-player cut-off with a long budget is listed; strong-v9 has none.
+    assert "mount-tai/4p 10 from 10,000 iterations or 250 ms a decision" in listed["strong"]
+    assert "from 10,000 iterations" not in listed["strong-v9"]
 
 
 def test_strong_starts_challenges_6_and_7_afresh_after_a_reveal_and_strong_v7_does_not() -> None:
