@@ -134,7 +134,7 @@ STRONG: dict[str, dict[str, Any]] = {
     "mount-tai/3p": {"opponents": "policy"},
     # Issue 49's second step: at 4 players, from 10,000 iterations (or 250 ms) a decision, the
     # playouts are scored after 10 decisions, not 6 (two and a half of each seat's, not one and a
-    # half): a later cut-off needs the iterations to average its noisier playouts. 73 of 200 at
+    # half): a later cut-off needs the iterations to average its noisier playouts. 86 of 240 at
     # 10,000 against three at 2,500 (22 of 80 without it, 33 of the same 80 with it), 22 of 80
     # against the cut-off of 6 at 10,000 each (docs/STRENGTH.md "A later cut-off with more time";
     # the same without it is `strong-v9`).
