@@ -24,12 +24,6 @@ import engine  # noqa: E402
 from ai.bots import make_bot  # noqa: E402
 
 
-def with_options(spec: str, **options: object) -> str:
-    """`spec` with `options` added ("strong(c=0.2)" -> "strong(c=0.2,iterations=10)")."""
-    extra = ",".join(f"{k}={v}" for k, v in options.items())
-    return f"{spec[:-1]},{extra})" if spec.endswith(")") else f"{spec}({extra})"
-
-
 def choices(spec: str, play: str, players: int, games: int, seed: int, low: int, high: int,
             reps: int) -> list[tuple[list[int], list[int]]]:
     """For each of seat 0's decisions with a choice: the moves of `reps` searches of `spec` at
@@ -44,7 +38,7 @@ def choices(spec: str, play: str, players: int, games: int, seed: int, low: int,
             view = state.resample_from_infostate(seat, views.randrange(2**31))
             if seat == 0 and len(state.legal_actions()) > 1:
                 rows.append(tuple(
-                    [make_bot(with_options(spec, iterations=n, reuse="false", seed=k + 1))
+                    [make_bot(spec, iterations=n, reuse=False, seed=k + 1)
                      .analyse(view.clone())["action"] for k in range(reps)]
                     for n in (low, high)))
             state.apply_action(bots[seat].step(view))
@@ -71,7 +65,7 @@ def agreement(rows: list[tuple[list[int], list[int]]]) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec", default="strong", help="the searching bot (budget added)")
+    parser.add_argument("--spec", default="strong", help="the searching bot (its budget, seed and a fresh tree set here)")
     parser.add_argument("--play", default="strong(iterations=1000)",
                         help="the bot that plays the games on every seat")
     parser.add_argument("--players", type=int, default=4)
